@@ -1,0 +1,93 @@
+import { z } from 'zod';
+import { MSG, OWN_MSG } from './messages.ts';
+import { PASSWORD_MIN } from './plans.ts';
+import { isEmail, requiredString } from './common.ts';
+
+export const Email = requiredString(MSG.emailRequired, 254)
+  .refine(isEmail, MSG.invalidEmail)
+  .transform((s) => s.toLowerCase());
+
+export const NewPassword = z
+  .string({ error: MSG.passwordRequired })
+  .min(1, MSG.passwordRequired)
+  .min(PASSWORD_MIN, MSG.passwordTooShort)
+  .max(200, 'Password must be at most 200 characters');
+
+export const SignInBody = z.object({
+  email: z.string({ error: MSG.fillAllFields }).trim().min(1, MSG.fillAllFields).max(254).transform((s) => s.toLowerCase()),
+  password: z.string({ error: MSG.fillAllFields }).min(1, MSG.fillAllFields).max(200),
+});
+
+export const TenantData = z.object({
+  name: requiredString(MSG.orgNameRequired, 120),
+  plan: requiredString(MSG.selectPlan, 100),
+});
+
+/** Body of POST /api/functions/registerUserWithTenant; fields in the order the spec checks them. */
+export const RegisterUserWithTenantBody = z.object({
+  userData: z.object({
+    email: Email,
+    displayName: requiredString(MSG.nameRequired, 120),
+    password: NewPassword,
+  }),
+  tenantData: TenantData,
+});
+
+export const RegisterGoogleUserWithTenantBody = z.object({ tenantData: TenantData });
+
+export const PasswordResetBody = z.object({ email: Email });
+export const PasswordResetConfirmBody = z.object({ token: z.string().min(10).max(200), password: NewPassword });
+
+export const Role = z.enum(['user', 'superAdmin']);
+export const MemberRole = z.enum(['owner', 'admin', 'user']);
+export type MemberRole = z.infer<typeof MemberRole>;
+
+export const TenantAbilities = z.object({
+  manageMembers: z.boolean(),
+  manageEscalation: z.boolean(),
+  manageApprovalPolicies: z.boolean(),
+  viewAllApprovals: z.boolean(),
+  manageIntegrations: z.boolean(),
+  manageClients: z.boolean(),
+});
+export type TenantAbilities = z.infer<typeof TenantAbilities>;
+
+export const MeTenant = z.object({
+  id: z.string(),
+  name: z.string(),
+  plan: z.string(),
+  role: MemberRole,
+  abilities: TenantAbilities,
+});
+export type MeTenant = z.infer<typeof MeTenant>;
+
+export const PublicUser = z.object({
+  id: z.string(),
+  email: z.string(),
+  displayName: z.string(),
+  role: Role,
+  createdAt: z.string(),
+  lastSignInAt: z.string().nullable(),
+  hasPassword: z.boolean(),
+});
+export type PublicUser = z.infer<typeof PublicUser>;
+
+export const MeResponse = z
+  .object({
+    user: PublicUser,
+    tenants: z.array(MeTenant),
+    abilities: z.object({ systemAdmin: z.boolean() }),
+  })
+  .meta({ id: 'Me' });
+export type MeResponse = z.infer<typeof MeResponse>;
+
+export const RegisterResponse = z.object({ userId: z.string(), tenantId: z.string() });
+
+export const PublicConfig = z.object({
+  appHostPrefix: z.string(),
+  oidcEnabled: z.boolean(),
+  vapidPublicKey: z.string().nullable(),
+});
+export type PublicConfig = z.infer<typeof PublicConfig>;
+
+export { OWN_MSG };

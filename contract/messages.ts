@@ -1,0 +1,68 @@
+/** User-visible texts from the product specification, copied letter for letter. Tests assert these. */
+export const MSG = {
+  loading: 'Loading...',
+  crash: 'An error has occurred. Our team has been notified.',
+  noTenant: 'No tenant selected',
+  noPermission: "You don't have permission to access this page",
+  // Registration step 1, in the order they are checked
+  emailRequired: 'Email is required',
+  nameRequired: 'Name is required',
+  passwordRequired: 'Password is required',
+  passwordTooShort: 'Password must be at least 6 characters',
+  passwordsDoNotMatch: 'Passwords do not match',
+  // Registration step 2
+  orgNameRequired: 'Organization name is required',
+  selectPlan: 'Please select a plan',
+  registrationSuccess: 'Registration successful! Redirecting to dashboard...',
+  registrationFailed: 'Registration failed. Please try again.',
+  googleRegistrationFailed: 'Registration with Google failed. Please try again.',
+  // Sign-in
+  fillAllFields: 'Please fill in all fields',
+  authFailed: 'Authentication failed',
+  googleSignInFailed: 'Google sign in failed',
+  // Profile
+  displayNameEmpty: 'Display name cannot be empty',
+  emailCannotChange: 'Email cannot be changed',
+  profileUpdateFailed: 'Failed to update profile',
+  resetEmailFailed: 'Failed to send password reset email',
+  // Clients
+  clientNameRequired: 'Client name is required',
+  statusRequired: 'Status is required',
+  invalidEmail: 'Invalid email address',
+  invalidWebsite: 'Invalid website URL',
+  clientDeleteConfirm: 'Are you sure you want to delete this client?',
+  clientsLoadFailed: 'Failed to load clients. Please try again.',
+  clientGetFailed: 'Failed to get client. Please try again.',
+  clientCreateFailed: 'Failed to create client. Please try again.',
+  clientUpdateFailed: 'Failed to update client. Please try again.',
+  clientDeleteFailed: 'Failed to delete client. Please try again.',
+  clientNotFound: 'Client not found',
+  // Dates
+  invalidDate: 'Invalid Date',
+  notAvailable: 'N/A',
+  // Pricing
+  pricingLoadFailedHome: 'Unable to load pricing plans. Please try again later.',
+  noPublicPlans: 'No pricing plans available at the moment. Please contact us for more information.',
+  cannotDeleteDefaultPlan: 'Cannot delete the default pricing plan',
+  onlySuperAdminsModifyPlans: 'Only super admins can modify pricing plans',
+  onlySuperAdminsDeletePlans: 'Only super admins can delete pricing plans',
+  onlySuperAdminsPricingSettings: 'Only super admins can update pricing settings',
+  // Alerts
+  noAlertsMatch: 'No alerts match your filters.',
+} as const;
+
+/** Messages of our own (the spec is silent), kept here so server and client say the same thing. */
+export const OWN_MSG = {
+  invalidCredentials: 'Invalid email or password',
+  emailTaken: 'An account with this email already exists',
+  tooManyAttempts: 'Too many sign-in attempts. Please try again later.',
+  notSignedIn: 'You must be signed in',
+  notFound: 'Not found',
+  forbidden: 'You do not have permission to do this',
+  unknownPlan: 'Please select a plan',
+  resetLinkInvalid: 'This password reset link is invalid or has expired',
+  resetEmailSent: 'If an account exists for this email, a reset link has been sent.',
+  crossOrigin: 'Cross-origin request refused',
+  alreadyHasTenant: 'You already belong to an organization',
+  oidcNotConfigured: 'Sign in with Google is not configured on this server',
+} as const;

@@ -1,0 +1,139 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import fastifyStatic from '@fastify/static';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { sql } from 'kysely';
+import type { Config } from './config.ts';
+import { migrate, openDatabase, ping, type DatabaseHandle } from './db/database.ts';
+import type { Deps } from './deps.ts';
+import { badRequest, registerErrorHandling } from './http/errors.ts';
+import { registerSecurity } from './http/security.ts';
+import { registerSession } from './http/session.ts';
+import { createMailer, type Mailer } from './modules/mail/mailer.ts';
+import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
+import { seedDefaultPlans } from './modules/pricing/pricing-plans.repository.ts';
+import { ensureSuperAdmin } from './modules/users/admin.service.ts';
+import { registerClientRoutes } from './modules/clients/clients.routes.ts';
+
+export interface BuiltApp {
+  app: FastifyInstance;
+  deps: Deps;
+}
+
+/** True when a parsed body carries a prototype-pollution key anywhere (`__proto__`, `constructor`, `prototype`). */
+function rejectProtoKeys(body: unknown): boolean {
+  if (!body || typeof body !== 'object') return false;
+  const stack: unknown[] = [body];
+  while (stack.length) {
+    const v = stack.pop();
+    if (v && typeof v === 'object') {
+      for (const k of Object.keys(v)) {
+        if (k === '__proto__' || k === 'constructor' || k === 'prototype') return true;
+        stack.push((v as Record<string, unknown>)[k]);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * The whole server, without listening: opens and migrates the database, seeds the plans, registers every route.
+ * Tests call it with their own config and use `app.inject`.
+ */
+export async function buildApp(config: Config, opts: { mailer?: Mailer; logger?: boolean } = {}): Promise<BuiltApp> {
+  const app = Fastify({
+    logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    trustProxy: config.trustProxy,
+    bodyLimit: 1024 * 1024,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  // JSON only: any other body type answers 415.
+  app.removeContentTypeParser(['text/plain']);
+
+  let handle: DatabaseHandle;
+  if (config.databaseSchema && /^postgres/.test(config.databaseUrl)) {
+    const boot = openDatabase(config.databaseUrl, { poolSize: 1 });
+    await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(boot.db);
+    await boot.close();
+    handle = openDatabase(config.databaseUrl, { searchPath: config.databaseSchema });
+  } else {
+    handle = openDatabase(config.databaseUrl);
+  }
+  await migrate(handle.db);
+  await seedDefaultPlans(handle.db);
+  if (await ensureSuperAdmin(handle.db, config.admin)) app.log.info(`created super admin ${config.admin?.email}`);
+
+  const deps: Deps = {
+    db: handle.db,
+    dialect: handle.dialect,
+    config,
+    mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log }),
+  };
+  app.addHook('onClose', async () => handle.close());
+
+  registerErrorHandling(app);
+  await app.register(cookie);
+  registerSecurity(app, { publicUrl: config.publicUrl, csrfExempt: (url) => url.startsWith('/v2/') || url.startsWith('/api/ingest/') });
+  registerSession(app, deps.db);
+  app.addHook('preValidation', async (req) => {
+    if (rejectProtoKeys(req.body)) throw badRequest('Forbidden property name in body');
+  });
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: 'Alertdesk API', version: '1.0.0', description: 'Multi-tenant alert management for MSPs' },
+      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'alertdesk_session' } } },
+      security: [{ session: [] }],
+    },
+    transform: jsonSchemaTransform,
+    transformObject: jsonSchemaTransformObject,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs' });
+
+  app.get('/api/health', { schema: { hide: true } }, async (_req, reply) =>
+    (await ping(deps.db)) ? { status: 'ok' } : reply.code(503).send({ status: 'unavailable' }),
+  );
+
+  registerAuthRoutes(app, deps);
+  registerClientRoutes(app, deps);
+
+  registerWeb(app, config);
+  return { app, deps };
+}
+
+/** The built web app: static files, the host rule for `/`, and the SPA's index.html for every other page. */
+function registerWeb(app: FastifyInstance, config: Config) {
+  app.addHook('onRequest', async (req, reply) => {
+    if (req.method === 'GET' && (req.url === '/' || req.url.startsWith('/?')) && req.hostname.startsWith(config.appHostPrefix)) {
+      return reply.redirect('/app/dashboard');
+    }
+    if (req.method === 'GET' && (req.url === '/clients' || req.url.startsWith('/clients?'))) return reply.redirect('/app/clients');
+  });
+  const dir = config.webDir;
+  const index = dir ? path.join(dir, 'index.html') : null;
+  if (!dir || !index || !fs.existsSync(index)) return;
+  app.register(fastifyStatic, { root: dir, wildcard: false, index: false, maxAge: 0 });
+  const html = () => fs.readFileSync(index, 'utf8');
+  const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html());
+  app.get('/', { schema: { hide: true } }, sendIndex);
+  app.get('/assets/*', { schema: { hide: true } }, (req, reply) => {
+    const file = (req.params as { '*': string })['*'];
+    return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(`assets/${file}`);
+  });
+  app.get('/*', { schema: { hide: true } }, (req, reply) => {
+    const p = (req.params as { '*': string })['*'];
+    if (p.startsWith('api/') || p.startsWith('v2/')) {
+      return reply.code(404).send({ error: { code: 'not_found', message: 'Not found' } });
+    }
+    const file = path.join(dir, p);
+    if (p && file.startsWith(dir) && fs.existsSync(file) && fs.statSync(file).isFile()) return reply.sendFile(p);
+    return sendIndex(req, reply);
+  });
+}

@@ -1,0 +1,44 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { DB } from '../db/database.ts';
+import type { UsersTable } from '../db/schema.ts';
+import { findSessionUser, SESSION_TTL_MS } from '../modules/auth/sessions.repository.ts';
+import { unauthorized } from './errors.ts';
+
+export const SESSION_COOKIE = 'alertdesk_session';
+
+export type SessionUser = UsersTable & { token_hash: string };
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    sessionUser: SessionUser | null;
+  }
+}
+
+/** Loads the signed-in user from the session cookie onto `req.sessionUser` (null when there is none). */
+export function registerSession(app: FastifyInstance, db: DB) {
+  app.decorateRequest('sessionUser', null);
+  app.addHook('onRequest', async (req) => {
+    const token = req.cookies[SESSION_COOKIE];
+    if (token && token.length < 200) req.sessionUser = (await findSessionUser(db, token)) ?? null;
+  });
+}
+
+/** The signed-in user, or 401. */
+export function requireUser(req: FastifyRequest): SessionUser {
+  if (!req.sessionUser) throw unauthorized();
+  return req.sessionUser;
+}
+
+export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string) {
+  reply.setCookie(SESSION_COOKIE, token, {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax',
+    secure: req.protocol === 'https',
+    maxAge: SESSION_TTL_MS / 1000,
+  });
+}
+
+export function clearSessionCookie(req: FastifyRequest, reply: FastifyReply) {
+  reply.clearCookie(SESSION_COOKIE, { path: '/', httpOnly: true, sameSite: 'lax', secure: req.protocol === 'https' });
+}

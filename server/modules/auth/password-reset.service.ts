@@ -1,0 +1,52 @@
+import type { Deps } from '../../deps.ts';
+import { now } from '../../db/database.ts';
+import { OWN_MSG } from '../../../contract/messages.ts';
+import { badRequest } from '../../http/errors.ts';
+import { WindowCounter } from '../../http/rate-limit.ts';
+import { findUserByEmail } from '../users/users.repository.ts';
+import { hashPassword } from './password.ts';
+import { deleteUserSessions, hashToken, newToken } from './sessions.repository.ts';
+
+export const RESET_TTL_MS = 3600_000;
+// At most 5 reset mails per address an hour, so the form cannot be used to flood a mailbox.
+const mailsPerAddress = new WindowCounter(5, 3600_000);
+
+/** Mails a single-use reset link when the account exists; answers the same either way (no account enumeration). */
+export async function requestPasswordReset(deps: Deps, email: string) {
+  const user = await findUserByEmail(deps.db, email);
+  if (!user || mailsPerAddress.blockedFor(email) > 0) return;
+  mailsPerAddress.hit(email);
+  const { token, hash } = newToken();
+  const at = new Date();
+  await deps.db
+    .insertInto('password_resets')
+    .values({ token_hash: hash, user_id: user.id, created_at: at.toISOString(), expires_at: new Date(at.getTime() + RESET_TTL_MS).toISOString(), used_at: null })
+    .execute();
+  const link = `${deps.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  await deps.mailer.send({
+    to: user.email,
+    subject: 'Reset your Alertdesk password',
+    text: `Hello ${user.display_name},\n\nSomeone asked to reset the password of your Alertdesk account. Open this link within one hour to choose a new password:\n\n${link}\n\nIf it was not you, ignore this email; your password stays as it is.\n`,
+  });
+}
+
+/** Sets a new password from a reset link; the link is spent and every session of the account ends. */
+export async function confirmPasswordReset(deps: Deps, token: string, password: string) {
+  const passwordHash = await hashPassword(password);
+  const at = now();
+  const userId = await deps.db.transaction().execute(async (trx) => {
+    const row = await trx
+      .updateTable('password_resets')
+      .set({ used_at: at })
+      .where('token_hash', '=', hashToken(token))
+      .where('used_at', 'is', null)
+      .where('expires_at', '>', at)
+      .returning('user_id')
+      .executeTakeFirst();
+    if (!row) return null;
+    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: at }).where('id', '=', row.user_id).execute();
+    return row.user_id;
+  });
+  if (!userId) throw badRequest(OWN_MSG.resetLinkInvalid, { token: OWN_MSG.resetLinkInvalid });
+  await deleteUserSessions(deps.db, userId);
+}

@@ -1,0 +1,151 @@
+import os from 'node:os';
+import path from 'node:path';
+import fs from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe } from 'vitest';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import pg from 'pg';
+import { loadConfig, type Config } from '../config.ts';
+import { buildApp } from '../app.ts';
+import type { Deps } from '../deps.ts';
+import type { Mail, Mailer } from '../modules/mail/mailer.ts';
+
+export interface TestDatabase {
+  name: 'sqlite' | 'postgres';
+  url: string;
+}
+
+/** SQLite always; PostgreSQL when TEST_DATABASE_URL is set. Under CI=true a missing PostgreSQL is an error. */
+export function testDatabases(): TestDatabase[] {
+  const list: TestDatabase[] = [{ name: 'sqlite', url: '' }];
+  const pgUrl = process.env.TEST_DATABASE_URL;
+  if (pgUrl) list.push({ name: 'postgres', url: pgUrl });
+  else if (process.env.CI === 'true') throw new Error('CI=true but TEST_DATABASE_URL is not set: the PostgreSQL tests cannot be skipped in CI');
+  return list;
+}
+
+/** A mailer that keeps what it was given, for tests that read the link out of a mail. */
+export class MemoryMailer implements Mailer {
+  sent: Mail[] = [];
+  async send(mail: Mail) {
+    this.sent.push(mail);
+  }
+  last(to?: string) {
+    const list = to ? this.sent.filter((m) => m.to === to) : this.sent;
+    return list[list.length - 1];
+  }
+}
+
+export interface TestEnv {
+  app: FastifyInstance;
+  deps: Deps;
+  db: TestDatabase;
+  mailer: MemoryMailer;
+  config: Config;
+}
+
+/** A fresh server over a fresh database: a temp SQLite file, or a new PostgreSQL schema dropped afterwards. */
+export async function startTestApp(db: TestDatabase, overrides: Partial<Config> = {}, mailer?: Mailer): Promise<TestEnv & { close(): Promise<void> }> {
+  const id = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+  let tmpDir: string | null = null;
+  let databaseUrl = db.url;
+  let databaseSchema: string | null = null;
+  if (db.name === 'sqlite') {
+    tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-test-'));
+    databaseUrl = path.join(tmpDir, 'test.db');
+  } else databaseSchema = id;
+  const config: Config = {
+    ...loadConfig({ PUBLIC_URL: 'http://localhost:3000' }),
+    databaseUrl,
+    databaseSchema,
+    webDir: null,
+    logLevel: 'silent',
+    ...overrides,
+  };
+  const memory = new MemoryMailer();
+  const { app, deps } = await buildApp(config, { mailer: mailer ?? memory, logger: false });
+  await app.ready();
+  return {
+    app,
+    deps,
+    db,
+    mailer: memory,
+    config,
+    async close() {
+      await app.close();
+      if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
+      if (databaseSchema) {
+        const client = new pg.Client({ connectionString: db.url });
+        await client.connect();
+        await client.query(`drop schema if exists "${databaseSchema}" cascade`);
+        await client.end();
+      }
+    },
+  };
+}
+
+/**
+ * Runs the suite once per test database with a fresh app for the whole file:
+ * `describeEachDatabase('clients', (t) => { it('…', async () => { t().app … }) })`.
+ */
+export function describeEachDatabase(name: string, body: (env: () => TestEnv) => void, overrides: Partial<Config> = {}) {
+  for (const db of testDatabases()) {
+    describe(`${name} [${db.name}]`, () => {
+      let env: (TestEnv & { close(): Promise<void> }) | null = null;
+      beforeAll(async () => {
+        env = await startTestApp(db, overrides);
+      });
+      afterAll(async () => {
+        await env?.close();
+      });
+      body(() => {
+        if (!env) throw new Error('test app not started');
+        return env;
+      });
+    });
+  }
+}
+
+/** An HTTP client over app.inject that keeps its own session cookie, like one browser would. */
+export class Agent {
+  cookie: string | null = null;
+  constructor(readonly app: FastifyInstance) {}
+
+  async request(method: InjectOptions['method'], url: string, body?: unknown, headers: Record<string, string> = {}): Promise<LightMyRequestResponse & { data: any }> {
+    const res = await this.app.inject({
+      method,
+      url,
+      headers: {
+        origin: 'http://localhost:3000',
+        ...(this.cookie ? { cookie: this.cookie } : {}),
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        ...headers,
+      },
+      ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+    });
+    const set = res.cookies.find((c) => c.name === 'alertdesk_session');
+    if (set) this.cookie = set.value ? `alertdesk_session=${set.value}` : null;
+    let data: any = null;
+    try {
+      data = res.body ? JSON.parse(res.body) : null;
+    } catch {
+      data = res.body;
+    }
+    return Object.assign(res, { data });
+  }
+  get(url: string) {
+    return this.request('GET', url);
+  }
+  post(url: string, body: unknown = {}) {
+    return this.request('POST', url, body);
+  }
+  put(url: string, body: unknown) {
+    return this.request('PUT', url, body);
+  }
+  patch(url: string, body: unknown) {
+    return this.request('PATCH', url, body);
+  }
+  delete(url: string) {
+    return this.request('DELETE', url);
+  }
+}
