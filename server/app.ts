@@ -18,6 +18,11 @@ import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { seedDefaultPlans } from './modules/pricing/pricing-plans.repository.ts';
 import { ensureSuperAdmin } from './modules/users/admin.service.ts';
 import { registerClientRoutes } from './modules/clients/clients.routes.ts';
+import { registerPricingRoutes } from './modules/pricing/pricing.routes.ts';
+import { registerSystemRoutes } from './modules/system/system.routes.ts';
+import { registerMemberRoutes } from './modules/members/members.routes.ts';
+import { registerProfileRoutes } from './modules/profile/profile.routes.ts';
+import { registerAlertRoutes } from './modules/alerts/alerts.routes.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -102,7 +107,12 @@ export async function buildApp(config: Config, opts: { mailer?: Mailer; logger?:
   );
 
   registerAuthRoutes(app, deps);
+  registerPricingRoutes(app, deps);
+  registerSystemRoutes(app, deps);
+  registerMemberRoutes(app, deps);
+  registerProfileRoutes(app, deps);
   registerClientRoutes(app, deps);
+  registerAlertRoutes(app, deps);
 
   registerWeb(app, config);
   return { app, deps };

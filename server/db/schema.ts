@@ -114,7 +114,8 @@ export interface ClientsTable {
   updated_at: string;
 }
 
-export interface Database {
+/** Tables of the foundation and of clients. */
+export interface CoreTables {
   users: UsersTable;
   sessions: SessionsTable;
   tenants: TenantsTable;
@@ -125,3 +126,14 @@ export interface Database {
   oidc_states: OidcStatesTable;
   clients: ClientsTable;
 }
+
+// --- Tables of issue 5 (invitations, notification preferences, push tokens): add them to MembersProfileTables. ---
+export interface MembersProfileTables {}
+
+// --- Tables of issue 3 (integrations, alerts, alert events): add them to AlertTables. ---
+export interface AlertTables {}
+
+// --- Tables of issue 4 (system administration), if any: add them to SystemTables. ---
+export interface SystemTables {}
+
+export interface Database extends CoreTables, MembersProfileTables, AlertTables, SystemTables {}

@@ -1,7 +1,13 @@
 import type { Migration } from 'kysely';
 import * as m0001 from './0001_initial.ts';
+import * as m0002 from './0002_members_profile.ts';
+import * as m0003 from './0003_alerts.ts';
+import * as m0004 from './0004_system.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
   '0001_initial': m0001,
+  '0002_members_profile': m0002,
+  '0003_alerts': m0003,
+  '0004_system': m0004,
 };

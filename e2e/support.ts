@@ -1,0 +1,96 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { loadConfig, type Config } from '../server/config.ts';
+import { buildApp } from '../server/app.ts';
+import type { Deps } from '../server/deps.ts';
+import type { FastifyInstance } from 'fastify';
+import { MemoryMailer } from '../server/test/test-app.ts';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** True when a real Chromium is here. Outside CI a missing browser skips the browser tests; under CI=true it fails. */
+export function chromiumAvailable(): boolean {
+  if (fs.existsSync(CHROMIUM)) return true;
+  if (process.env.CI === 'true') throw new Error(`CI=true but no Chromium at ${CHROMIUM}: the browser tests cannot be skipped in CI`);
+  return false;
+}
+
+export interface E2EServer {
+  url: string;
+  app: FastifyInstance;
+  deps: Deps;
+  mailer: MemoryMailer;
+  close(): Promise<void>;
+}
+
+/** The real server, serving the freshly built web app, on a free port over a fresh SQLite database. */
+export async function startServer(overrides: Partial<Config> = {}): Promise<E2EServer> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-e2e-db-'));
+  const mailer = new MemoryMailer();
+  const base = loadConfig({});
+  const config: Config = { ...base, databaseUrl: path.join(dir, 'e2e.db'), webDir: inject('webDir'), logLevel: 'warn', port: 0, host: '127.0.0.1', ...overrides };
+  // The public URL must match the port the server gets, for CSRF checks and emailed links.
+  const { app, deps } = await buildApp({ ...config, publicUrl: 'http://127.0.0.1:0' }, { mailer, logger: false });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : 0;
+  const url = `http://127.0.0.1:${port}`;
+  deps.config.publicUrl = url;
+  return {
+    url,
+    app,
+    deps,
+    mailer,
+    async close() {
+      await app.close();
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+}
+
+export async function newPage(browser: Browser, opts: { theme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({
+    viewport: { width: opts.width ?? 1280, height: opts.height ?? 800 },
+    colorScheme: opts.theme ?? 'light',
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(15_000);
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { context, page };
+}
+
+const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
+
+/** Saves a full-page screenshot under e2e/screenshots/ for a person to look at. */
+export async function screenshot(page: Page, name: string) {
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
+}
+
+/** Registers through the wizard as a person would; returns the credentials used. */
+export async function registerThroughWizard(page: Page, baseUrl: string, opts: { name?: string; email: string; password?: string; org?: string }) {
+  const password = opts.password ?? 'secret123';
+  await page.goto(`${baseUrl}/login`);
+  await page.getByRole('button', { name: 'Sign Up' }).click();
+  await page.getByLabel('Full name').fill(opts.name ?? 'Rita Register');
+  await page.getByLabel('Email').fill(opts.email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByLabel('Confirm password').fill(password);
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.getByLabel('Organization name').fill(opts.org ?? 'Rita MSP');
+  await page.getByRole('button', { name: 'Complete Registration' }).click();
+  await page.waitForURL('**/app/dashboard', { timeout: 10_000 });
+  return { email: opts.email, password };
+}

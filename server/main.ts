@@ -1,0 +1,21 @@
+import { loadConfig } from './config.ts';
+import { buildApp } from './app.ts';
+
+// config → migrate (inside buildApp) → listen; SIGTERM/SIGINT finish in-flight requests, then close the database.
+const config = loadConfig();
+const { app } = await buildApp(config);
+await app.listen({ port: config.port, host: config.host });
+app.log.info(`Alertdesk is serving on ${config.publicUrl}`);
+
+let closing = false;
+for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+  process.on(signal, async () => {
+    if (closing) return;
+    closing = true;
+    app.log.info(`${signal}: finishing in-flight requests`);
+    const force = setTimeout(() => process.exit(1), 10_000);
+    force.unref();
+    await app.close();
+    process.exit(0);
+  });
+}

@@ -1,0 +1,5 @@
+import { ComingSoon } from '../../../components/ComingSoon.tsx';
+
+export function TenantAdminPage() {
+  return <ComingSoon title="Tenant Administration" />;
+}

@@ -1,0 +1,16 @@
+import { MSG } from '../../../contract/messages.ts';
+
+/** A stored UTC time in the viewer's zone; 'N/A' when missing, 'Invalid Date' when unreadable. */
+export function formatDateTime(value: string | null | undefined): string {
+  if (!value) return MSG.notAvailable;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return MSG.invalidDate;
+  return d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function formatDate(value: string | null | undefined): string {
+  if (!value) return MSG.notAvailable;
+  const d = new Date(value);
+  if (Number.isNaN(d.getTime())) return MSG.invalidDate;
+  return d.toLocaleDateString(undefined, { dateStyle: 'medium' });
+}

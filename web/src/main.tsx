@@ -1,0 +1,46 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { MantineProvider, createTheme } from '@mantine/core';
+import { Notifications } from '@mantine/notifications';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { RouterProvider } from 'react-router';
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import './styles.css';
+import { router } from './app/router.tsx';
+import { CrashBoundary } from './app/CrashFallback.tsx';
+import { useTheme } from './lib/theme.ts';
+import { registerServiceWorker } from './lib/service-worker.ts';
+
+const theme = createTheme({
+  primaryColor: 'orange',
+  defaultRadius: 'md',
+  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
+  headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+});
+
+const queryClient = new QueryClient({
+  defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 15_000 } },
+});
+
+function Root() {
+  const scheme = useTheme();
+  return (
+    <MantineProvider theme={theme} forceColorScheme={scheme}>
+      <Notifications position="top-right" />
+      <QueryClientProvider client={queryClient}>
+        <RouterProvider router={router} />
+      </QueryClientProvider>
+    </MantineProvider>
+  );
+}
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <CrashBoundary>
+      <Root />
+    </CrashBoundary>
+  </StrictMode>,
+);
+
+window.addEventListener('load', () => registerServiceWorker());
