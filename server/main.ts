@@ -4,8 +4,8 @@ import { buildApp } from './app.ts';
 // config → migrate (inside buildApp) → listen; SIGTERM/SIGINT finish in-flight requests, then close the database.
 const config = loadConfig();
 const { app } = await buildApp(config);
-await app.listen({ port: config.port, host: config.host });
-app.log.info(`Alertdesk is serving on ${config.publicUrl}`);
+const address = await app.listen({ port: config.port, host: config.host });
+app.log.info({ address }, `Alertdesk is serving on ${config.publicUrl}`);
 
 let closing = false;
 for (const signal of ['SIGTERM', 'SIGINT'] as const) {
@@ -16,6 +16,7 @@ for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     const force = setTimeout(() => process.exit(1), 10_000);
     force.unref();
     await app.close();
+    app.log.info('closed cleanly');
     process.exit(0);
   });
 }

@@ -1,5 +1,4 @@
 import nodemailer from 'nodemailer';
-import type { FastifyBaseLogger } from 'fastify';
 
 export interface Mail {
   to: string;
@@ -13,7 +12,7 @@ export interface Mailer {
 }
 
 /** SMTP when SMTP_URL is set; otherwise every mail is written to the server log so links stay usable locally. */
-export function createMailer(opts: { smtpUrl: string | null; from: string; log: FastifyBaseLogger }): Mailer {
+export function createMailer(opts: { smtpUrl: string | null; from: string; log: { info(obj: object, msg: string): void } }): Mailer {
   if (!opts.smtpUrl) {
     return {
       async send(mail) {
