@@ -144,6 +144,17 @@ describeEachDatabase('auth and registration', (t) => {
     expect(doc.paths['/api/auth/sign-in'].post.requestBody).toBeTruthy();
   });
 
+  it('applies the host rule and the /clients alias', async () => {
+    const { app } = t();
+    const appHost = await app.inject({ method: 'GET', url: '/', headers: { host: 'app.alertdesk.example' } });
+    expect(appHost.statusCode).toBe(302);
+    expect(appHost.headers.location).toBe('/app/dashboard');
+    const marketing = await app.inject({ method: 'GET', url: '/', headers: { host: 'alertdesk.example' } });
+    expect(marketing.statusCode).not.toBe(302);
+    const clients = await app.inject({ method: 'GET', url: '/clients' });
+    expect(clients.headers.location).toBe('/app/clients');
+  });
+
   it('seeds the four plans of the spec with Trial as the public default', async () => {
     const plans = await t().deps.db.selectFrom('pricing_plans').selectAll().orderBy('sort_order').execute();
     expect(plans.map((p) => [p.id, p.price, p.max_users, p.max_clients, p.is_default, p.is_public])).toEqual([
