@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Card, Group, PasswordInput, Radio, SimpleGrid, Stack, Stepper, Text, TextInput } from '@mantine/core';
+import { Alert, Badge, Button, Group, PasswordInput, Radio, SimpleGrid, Stack, Stepper, Text, TextInput } from '@mantine/core';
 import { IconBrandGoogle, IconCircleCheck } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useQueryClient } from '@tanstack/react-query';
