@@ -72,11 +72,23 @@ export const PublicUser = z.object({
 });
 export type PublicUser = z.infer<typeof PublicUser>;
 
+/** An invitation waiting for the signed-in user's email address (issue 5): shown after sign-in to accept or decline. */
+export const PendingInvitation = z.object({
+  id: z.string(),
+  tenantId: z.string(),
+  tenantName: z.string(),
+  role: MemberRole,
+  invitedByName: z.string().nullable(),
+  invitedAt: z.string(),
+});
+export type PendingInvitation = z.infer<typeof PendingInvitation>;
+
 export const MeResponse = z
   .object({
     user: PublicUser,
     tenants: z.array(MeTenant),
     abilities: z.object({ systemAdmin: z.boolean() }),
+    pendingInvitations: z.array(PendingInvitation),
   })
   .meta({ id: 'Me' });
 export type MeResponse = z.infer<typeof MeResponse>;

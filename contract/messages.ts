@@ -49,6 +49,32 @@ export const MSG = {
   onlySuperAdminsPricingSettings: 'Only super admins can update pricing settings',
   // Alerts
   noAlertsMatch: 'No alerts match your filters.',
+  // Pricing (System Administration)
+  pricingLoadFailed: 'Failed to load pricing plans',
+  pricingSaveFailed: 'Failed to save pricing plan',
+  pricingDeleteFailed: 'Failed to delete pricing plan',
+  pricingSettingsFailed: 'Failed to update pricing settings',
+  // System admin
+  tenantsLoadFailed: 'Failed to load tenants. Please try again.',
+  tenantAddFailed: 'Failed to add tenant. Please try again.',
+  tenantUpdateFailed: 'Failed to update tenant. Please try again.',
+  tenantDeleteFailed: 'Failed to delete tenant. Please try again.',
+  systemUsersLoadFailed: 'Failed to load users. Please try again.',
+  systemUserAddFailed: 'Failed to add user. Please try again.',
+  systemUserRoleFailed: 'Failed to update user role. Please try again.',
+  systemUserDeleteFailed: 'Failed to delete user. Please try again.',
+  // Tenant users (Tenant Administration)
+  userAlreadyInTenant: 'User already exists in this tenant',
+  tenantUsersLoadFailed: 'Failed to load tenant users. Please try again.',
+  tenantUserAddFailed: 'Failed to add user. Please try again.',
+  tenantUserRoleFailed: 'Failed to update user role. Please try again.',
+  userNotFoundInTenant: 'User not found in tenant',
+  tenantUserRemoveFailed: 'Failed to remove user. Please try again.',
+  adminCheckFailed: 'Failed to check admin status.',
+  // Profile: notifications
+  notificationPrefsSaveFailed: 'Failed to save notification preferences',
+  browserNotificationsEnabled: 'Browser notifications enabled successfully',
+  browserNotificationsDenied: 'Browser notification permission was not granted',
 } as const;
 
 /** Messages of our own (the spec is silent), kept here so server and client say the same thing. */

@@ -71,7 +71,7 @@ export async function buildApp(config: Config, opts: { mailer?: Mailer; logger?:
   } else {
     handle = openDatabase(config.databaseUrl);
   }
-  await migrate(handle.db);
+  await migrate(handle.db, handle.dialect === 'postgres' ? config.databaseSchema : null);
   await seedDefaultPlans(handle.db);
   if (await ensureSuperAdmin(handle.db, config.admin)) app.log.info(`created super admin ${config.admin?.email}`);
 

@@ -23,6 +23,8 @@ export interface Config {
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
   signInLimit: { perAccount: number; perIp: number; windowMs: number };
   admin: { email: string; password: string } | null;
+  /** Alert ingestion: events accepted per integration key per window (429 beyond), and the largest single-event body. */
+  ingest: { rateLimit: number; rateWindowMs: number; maxEventBytes: number };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -60,5 +62,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       windowMs: Number(env.SIGNIN_LIMIT_WINDOW_MS ?? 15 * 60_000),
     },
     admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : null,
+    ingest: {
+      // 20,000 per 10 s: a burst of several thousand events in one second from one key is accepted.
+      rateLimit: Number(env.INGEST_RATE_LIMIT ?? 20_000),
+      rateWindowMs: Number(env.INGEST_RATE_WINDOW_MS ?? 10_000),
+      maxEventBytes: Number(env.INGEST_MAX_EVENT_BYTES ?? 512 * 1024),
+    },
   };
 }

@@ -43,8 +43,9 @@ export function openDatabase(url: string, opts: { searchPath?: string; poolSize?
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /** Brings the schema up to date; throws when a migration fails. */
-export async function migrate(db: DB): Promise<void> {
-  const migrator = new Migrator({ db, provider });
+export async function migrate(db: DB, schema?: string | null): Promise<void> {
+  // With a private schema (tests), the migration bookkeeping must live there too, or parallel runs see each other's.
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);

@@ -10,6 +10,7 @@ import { hashPassword } from './password.ts';
 import { resolveRole, tenantAbilities } from '../tenants/tenants.policy.ts';
 import { toPublicUser } from '../users/users.repository.ts';
 import type { UsersTable } from '../../db/schema.ts';
+import { pendingInvitationsFor } from '../members/pending-invitations.ts';
 
 const isUniqueViolation = (e: unknown) => {
   const err = e as { code?: string; message?: string };
@@ -114,9 +115,9 @@ export async function registerTenantForUser(db: DB, user: UsersTable, tenant: { 
   return { userId: user.id, tenantId };
 }
 
-/** GET /api/me: the user, their tenants with role and abilities in each, and platform abilities. */
+/** GET /api/me: the user, their tenants with role and abilities in each, platform abilities, invitations waiting. */
 export async function describeMe(db: DB, user: UsersTable) {
-  const rows = await listUserTenants(db, user.id);
+  const [rows, pendingInvitations] = await Promise.all([listUserTenants(db, user.id), pendingInvitationsFor(db, user)]);
   return {
     user: toPublicUser(user),
     tenants: rows.map((t) => {
@@ -124,6 +125,7 @@ export async function describeMe(db: DB, user: UsersTable) {
       return { id: t.id, name: t.name, plan: t.plan, role, abilities: tenantAbilities(role) };
     }),
     abilities: { systemAdmin: user.role === 'superAdmin' },
+    pendingInvitations,
   };
 }
 

@@ -50,3 +50,24 @@ export async function confirmPasswordReset(deps: Deps, token: string, password: 
   if (!userId) throw badRequest(OWN_MSG.resetLinkInvalid, { token: OWN_MSG.resetLinkInvalid });
   await deleteUserSessions(deps.db, userId);
 }
+
+export const SET_PASSWORD_TTL_MS = 7 * 24 * 3600_000;
+
+/**
+ * Mails an account created by a super admin a single-use link to choose its first password. It is a reset token
+ * (same table, same confirm endpoint), valid for a week because the person did not ask for it and may read it late.
+ */
+export async function sendSetPasswordEmail(deps: Deps, user: { id: string; email: string; display_name: string }) {
+  const { token, hash } = newToken();
+  const at = new Date();
+  await deps.db
+    .insertInto('password_resets')
+    .values({ token_hash: hash, user_id: user.id, created_at: at.toISOString(), expires_at: new Date(at.getTime() + SET_PASSWORD_TTL_MS).toISOString(), used_at: null })
+    .execute();
+  const link = `${deps.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  await deps.mailer.send({
+    to: user.email,
+    subject: 'Set your Alertdesk password',
+    text: `Hello ${user.display_name},\n\nAn Alertdesk account has been created for you. Open this link within 7 days to choose your password:\n\n${link}\n\nAfterwards, sign in at ${deps.config.publicUrl}/login with this email address.\n`,
+  });
+}

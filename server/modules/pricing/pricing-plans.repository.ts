@@ -70,3 +70,59 @@ export async function findPlan(db: DB, id: string) {
   const row = await db.selectFrom('pricing_plans').selectAll().where('id', '=', id).executeTakeFirst();
   return row ? toPlan(row) : undefined;
 }
+
+/** Every column of a plan row but the timestamps, from the API's field names. */
+export interface PlanValues {
+  name: string;
+  description: string;
+  price: string;
+  priceId: string | null;
+  features: PlanFeature[];
+  maxUsers: number;
+  maxClients: number;
+  isDefault: boolean;
+  isPublic: boolean;
+  sortOrder: number;
+}
+
+function toRow(v: PlanValues) {
+  return {
+    name: v.name,
+    description: v.description,
+    price: v.price,
+    price_id: v.priceId,
+    features: JSON.stringify(v.features),
+    max_users: v.maxUsers,
+    max_clients: v.maxClients,
+    is_default: v.isDefault ? 1 : 0,
+    is_public: v.isPublic ? 1 : 0,
+    sort_order: v.sortOrder,
+  };
+}
+
+export async function insertPlan(db: DB, id: string, values: PlanValues, at: string) {
+  await db
+    .insertInto('pricing_plans')
+    .values({ id, ...toRow(values), created_at: at, updated_at: at })
+    .execute();
+}
+
+export async function updatePlanRow(db: DB, id: string, values: PlanValues, at: string) {
+  await db.updateTable('pricing_plans').set({ ...toRow(values), updated_at: at }).where('id', '=', id).execute();
+}
+
+/** Clears the default flag on every plan but `keepId`. */
+export async function clearOtherDefaults(db: DB, keepId: string, at: string) {
+  await db.updateTable('pricing_plans').set({ is_default: 0, updated_at: at }).where('is_default', '=', 1).where('id', '!=', keepId).execute();
+}
+
+export async function deletePlanRow(db: DB, id: string) {
+  await db.deleteFrom('pricing_plans').where('id', '=', id).execute();
+}
+
+/** Ids among `candidates` that are already taken. */
+export async function takenPlanIds(db: DB, candidates: string[]) {
+  if (candidates.length === 0) return new Set<string>();
+  const rows = await db.selectFrom('pricing_plans').select('id').where('id', 'in', candidates).execute();
+  return new Set(rows.map((r) => r.id));
+}

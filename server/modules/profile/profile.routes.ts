@@ -1,5 +1,72 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorBody, Ok, TenantParam } from '../../../contract/common.ts';
+import {
+  ChangePasswordBody,
+  NotificationPreferencesBody,
+  NotificationPreferencesResponse,
+  ProfileResponse,
+  PushSubscriptionBody,
+  RemovePushSubscriptionQuery,
+  UpdateProfileBody,
+  UserTokens,
+} from '../../../contract/profile.ts';
 import type { Deps } from '../../deps.ts';
+import { now } from '../../db/database.ts';
+import { requireUser } from '../../http/session.ts';
+import { requireTenant } from '../../http/tenant-context.ts';
+import { deletePushToken, upsertPushToken } from './profile.repository.ts';
+import { changePassword, describeUserTokens, getNotificationPreferences, saveNotificationPreferences, updateProfile } from './profile.service.ts';
+
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
 /** Profile, password change, notification preferences and push tokens of the signed-in user (issue 5). */
-export function registerProfileRoutes(_app: FastifyInstance, _deps: Deps) {}
+export function registerProfileRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const { db } = deps;
+  // A request without a session answers 401 before its body is validated.
+  const signedIn = async (req: FastifyRequest) => {
+    requireUser(req);
+  };
+
+  r.patch('/api/profile', { onRequest: signedIn, schema: { tags: ['profile'], body: UpdateProfileBody, response: { 200: ProfileResponse, ...errors } } }, async (req) =>
+    updateProfile(db, requireUser(req), req.body),
+  );
+
+  r.post('/api/profile/password', { onRequest: signedIn, schema: { tags: ['profile'], body: ChangePasswordBody, response: { 200: Ok, ...errors } } }, async (req) => {
+    await changePassword(db, requireUser(req), req.body);
+    return { ok: true as const };
+  });
+
+  r.get(
+    '/api/tenants/:tenantId/notification-preferences',
+    { onRequest: signedIn, schema: { tags: ['profile'], params: TenantParam, response: { 200: NotificationPreferencesResponse, ...errors } } },
+    async (req) => getNotificationPreferences(db, await requireTenant(db, req, req.params.tenantId)),
+  );
+
+  r.put(
+    '/api/tenants/:tenantId/notification-preferences',
+    { onRequest: signedIn, schema: { tags: ['profile'], params: TenantParam, body: NotificationPreferencesBody, response: { 200: NotificationPreferencesResponse, ...errors } } },
+    async (req) => saveNotificationPreferences(db, await requireTenant(db, req, req.params.tenantId), req.body),
+  );
+
+  r.get('/api/userTokens', { onRequest: signedIn, schema: { tags: ['profile'], response: { 200: UserTokens, ...errors } } }, async (req) => describeUserTokens(db, requireUser(req).id));
+
+  r.post('/api/userTokens', { onRequest: signedIn, schema: { tags: ['profile'], body: PushSubscriptionBody, response: { 200: UserTokens, ...errors } } }, async (req) => {
+    const user = requireUser(req);
+    const { endpoint, keys } = req.body.token;
+    await upsertPushToken(db, user.id, { endpoint, p256dh: keys.p256dh, auth: keys.auth, userAgent: req.headers['user-agent']?.slice(0, 300) ?? null }, now());
+    return describeUserTokens(db, user.id);
+  });
+
+  r.delete(
+    '/api/userTokens',
+    { onRequest: signedIn, schema: { tags: ['profile'], querystring: RemovePushSubscriptionQuery, response: { 200: UserTokens, ...errors } } },
+    async (req) => {
+      const user = requireUser(req);
+      await deletePushToken(db, user.id, req.query.endpoint);
+      return describeUserTokens(db, user.id);
+    },
+  );
+}
+

@@ -6,6 +6,7 @@ import { HomeRoute } from './HomeRoute.tsx';
 import { LoginPage } from '../features/auth/pages/LoginPage.tsx';
 import { ResetPasswordPage } from '../features/auth/pages/ResetPasswordPage.tsx';
 import { DashboardPage } from '../features/dashboard/pages/DashboardPage.tsx';
+import { AlertHistoryPage } from '../features/dashboard/pages/AlertHistoryPage.tsx';
 import { ClientsPage } from '../features/clients/pages/ClientsPage.tsx';
 import { ProfilePage } from '../features/profile/pages/ProfilePage.tsx';
 import { TenantAdminPage } from '../features/tenant-admin/pages/TenantAdminPage.tsx';
@@ -13,6 +14,7 @@ import { SystemAdminPage } from '../features/system-admin/pages/SystemAdminPage.
 import { EscalationPage } from '../features/escalation/pages/EscalationPage.tsx';
 import { ApprovalWorkflowsPage } from '../features/approvals/pages/ApprovalWorkflowsPage.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
+import { InvitationPage } from '../features/invitations/pages/InvitationPage.tsx';
 
 /** Every route of spec section 2. A rendering error anywhere shows the crash fallback. */
 export const router = createBrowserRouter([
@@ -22,6 +24,7 @@ export const router = createBrowserRouter([
       { path: '/', element: <HomeRoute /> },
       { path: '/login', element: <LoginPage /> },
       { path: '/reset-password', element: <ResetPasswordPage /> },
+      { path: '/invitations/:token', element: <InvitationPage /> },
       { path: '/clients', element: <Navigate to="/app/clients" replace /> },
       {
         path: '/app',
@@ -32,6 +35,7 @@ export const router = createBrowserRouter([
             children: [
               { index: true, element: <Navigate to="/app/dashboard" replace /> },
               { path: 'dashboard', element: <DashboardPage /> },
+              { path: 'alerts/history', element: <AlertHistoryPage /> },
               { path: 'clients', element: <ClientsPage /> },
               { path: 'profile', element: <ProfilePage /> },
               { path: 'tenant-admin', element: <TenantAdminPage /> },

@@ -1,12 +1,13 @@
 import { Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
 
-export function Logo({ to = '/app/dashboard' }: { to?: string }) {
+/** The brand mark; `compact` hides the word on phone widths where the header is crowded. */
+export function Logo({ to = '/app/dashboard', compact = false }: { to?: string; compact?: boolean }) {
   return (
     <Link to={to} style={{ textDecoration: 'none', color: 'inherit' }} aria-label="Alertdesk home">
       <Group gap={8} wrap="nowrap">
         <img src="/favicon.svg" alt="" width={28} height={28} />
-        <Text fw={800} size="lg">
+        <Text fw={800} size="lg" visibleFrom={compact ? 'xs' : undefined}>
           Alertdesk
         </Text>
       </Group>

@@ -19,6 +19,7 @@ import { ThemeToggle } from '../../components/ThemeToggle.tsx';
 import { api } from '../../lib/api.ts';
 import { useCurrentTenant, useSignedInMe } from '../session.tsx';
 import { Logo } from '../../components/Logo.tsx';
+import { PendingInvitationsBanner } from '../../features/invitations/components/PendingInvitationsBanner.tsx';
 
 interface Item {
   label: string;
@@ -75,14 +76,14 @@ export function AppLayout() {
         <Group h="100%" px="md" justify="space-between" wrap="nowrap">
           <Group gap="sm" wrap="nowrap">
             <Burger opened={opened} onClick={toggle} hiddenFrom="sm" size="sm" aria-label={opened ? 'Close menu' : 'Open menu'} />
-            <Logo />
+            <Logo compact />
           </Group>
           <Group gap="sm" wrap="nowrap">
             <Tooltip label={tenants.length <= 1 ? 'You belong to one organization' : 'Switch organization'}>
               <Select
                 aria-label="Current tenant"
                 data-testid="tenant-select"
-                w={{ base: 150, sm: 220 }}
+                w={{ base: 170, sm: 220 }}
                 data={tenants.map((t) => ({ value: t.id, label: t.name }))}
                 value={tenant?.id ?? null}
                 onChange={(v) => v && setTenantId(v)}
@@ -136,6 +137,7 @@ export function AppLayout() {
 
       <AppShell.Main>
         <Box maw={1400} mx="auto">
+          <PendingInvitationsBanner />
           <Outlet />
         </Box>
       </AppShell.Main>

@@ -1,8 +1,34 @@
-import { Button } from '@mantine/core';
-import { Link } from 'react-router';
-import { ComingSoon } from '../../../components/ComingSoon.tsx';
-import { NoTenant } from '../../../components/AccessState.tsx';
+import { useState } from 'react';
+import { Anchor, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
+import { IconHistory, IconRefresh, IconUsers } from '@tabler/icons-react';
+import { useQueryClient } from '@tanstack/react-query';
+import { Link, useSearchParams } from 'react-router';
+import {
+  ACTIVE_ALERT_LIMIT,
+  ACTIVE_STATUSES,
+  ALERT_MSG,
+  ALERT_PRIORITIES,
+  PRIORITY_LABELS,
+  STATUS_LABELS,
+  type ActiveAlertsQuery,
+  type Alert,
+} from '../../../../../contract/alerts.ts';
+import { MSG } from '../../../../../contract/messages.ts';
+import { NoTenant, LoadError } from '../../../components/AccessState.tsx';
+import { Loading } from '../../../components/Loading.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useCurrentTenant } from '../../../app/session.tsx';
+import { useActiveAlerts } from '../api/list-active-alerts.ts';
+import { useAlertStats } from '../api/alert-stats.ts';
+import { useAlertStream } from '../api/alert-stream.ts';
+import { alertsKey } from '../api/alerts-key.ts';
+import { StatCards } from '../components/StatCards.tsx';
+import { AlertCard } from '../components/AlertCard.tsx';
+import { AlertDetailModal } from '../components/AlertDetailModal.tsx';
+import { LiveIndicator } from '../components/LiveIndicator.tsx';
+
+const STATUS_OPTIONS = [{ value: 'all', label: 'All' }, ...ACTIVE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
+const PRIORITY_OPTIONS = [{ value: 'all', label: 'All' }, ...ALERT_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))];
 
 export function DashboardPage() {
   const { tenant } = useCurrentTenant();
@@ -14,5 +40,108 @@ export function DashboardPage() {
         </Button>
       </NoTenant>
     );
-  return <ComingSoon title="Dashboard" />;
+  return <Dashboard tenantId={tenant.id} tenantName={tenant.name} />;
+}
+
+/** The filters and the open alert live in the address, so a link (or a push notification) can open one. */
+function useDashboardParams() {
+  const [params, setParams] = useSearchParams();
+  const status = params.get('status');
+  const priority = params.get('priority');
+  const filter: ActiveAlertsQuery = {
+    status: status && (ACTIVE_STATUSES as readonly string[]).includes(status) ? status : 'all',
+    priority: priority && (ALERT_PRIORITIES as readonly string[]).includes(priority) ? priority : 'all',
+  };
+  const set = (key: string, value: string | null) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        if (!value || value === 'all') next.delete(key);
+        else next.set(key, value);
+        return next;
+      },
+      { replace: key !== 'alert' },
+    );
+  return { filter, alertId: params.get('alert'), set };
+}
+
+function Dashboard({ tenantId, tenantName }: { tenantId: string; tenantName: string }) {
+  const qc = useQueryClient();
+  const { filter, alertId, set } = useDashboardParams();
+  const stream = useAlertStream(tenantId);
+  const stats = useAlertStats(tenantId);
+  const list = useActiveAlerts(tenantId, filter);
+  // Only a refresh asked for shows a spinner; the frequent live reloads happen quietly.
+  const [refreshing, setRefreshing] = useState(false);
+  const refresh = () => {
+    setRefreshing(true);
+    void qc.invalidateQueries({ queryKey: alertsKey(tenantId) }).finally(() => setRefreshing(false));
+  };
+  const open = (a: Alert) => set('alert', a.id);
+
+  return (
+    <>
+      <PageHeader
+        title="Dashboard"
+        description={`Active alerts of ${tenantName}`}
+        actions={
+          <>
+            <LiveIndicator state={stream} />
+            <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={refresh} loading={refreshing}>
+              {ALERT_MSG.refresh}
+            </Button>
+            <Button component={Link} to="/clients" leftSection={<IconUsers size={16} />}>
+              {ALERT_MSG.manageClients}
+            </Button>
+          </>
+        }
+      />
+      <StatCards stats={stats.data} loading={stats.isPending} />
+
+      <Paper withBorder p="md" radius="md">
+        <Group justify="space-between" align="flex-end" mb="md" gap="sm">
+          <div>
+            <Title order={3}>{ALERT_MSG.activeAlerts}</Title>
+            {list.data && (
+              <Text size="sm" c="dimmed" data-testid="active-count">
+                {list.data.total > list.data.items.length
+                  ? `Showing the newest ${list.data.items.length} of ${list.data.total}`
+                  : `${list.data.total} ${list.data.total === 1 ? 'alert' : 'alerts'}`}
+              </Text>
+            )}
+          </div>
+          <Group gap="sm" wrap="wrap">
+            <Select label="Status" data={STATUS_OPTIONS} value={filter.status} onChange={(v) => set('status', v)} allowDeselect={false} w={150} data-testid="filter-status" />
+            <Select label="Priority" data={PRIORITY_OPTIONS} value={filter.priority} onChange={(v) => set('priority', v)} allowDeselect={false} w={150} data-testid="filter-priority" />
+          </Group>
+        </Group>
+
+        {list.isPending ? (
+          <Loading />
+        ) : list.isError && !list.data ? (
+          <LoadError message={ALERT_MSG.alertsLoadFailed} onRetry={() => void list.refetch()} />
+        ) : list.data.items.length === 0 ? (
+          <Text ta="center" c="dimmed" py="xl" data-testid="alerts-empty">
+            {MSG.noAlertsMatch}
+          </Text>
+        ) : (
+          <Stack gap="xs" data-testid="alert-list" style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
+            {list.data.items.slice(0, ACTIVE_ALERT_LIMIT).map((a) => (
+              <AlertCard key={a.id} alert={a} onOpen={open} />
+            ))}
+          </Stack>
+        )}
+        <Group justify="flex-end" mt="md">
+          <Anchor component={Link} to="/app/alerts/history" size="sm">
+            <Group gap={4} wrap="nowrap">
+              <IconHistory size={16} />
+              Resolved and closed alerts
+            </Group>
+          </Anchor>
+        </Group>
+      </Paper>
+
+      <AlertDetailModal tenantId={tenantId} alertId={alertId} onClose={() => set('alert', null)} />
+    </>
+  );
 }

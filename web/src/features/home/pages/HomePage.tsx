@@ -1,32 +1,28 @@
-import { Button, Container, Group, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
-import { Logo } from '../../../components/Logo.tsx';
-import { ThemeToggle } from '../../../components/ThemeToggle.tsx';
+import { Box } from '@mantine/core';
+import { FeaturesSection } from '../components/FeaturesSection.tsx';
+import { Hero } from '../components/Hero.tsx';
+import { HomeFooter } from '../components/HomeFooter.tsx';
+import { HomeHeader } from '../components/HomeHeader.tsx';
+import { PricingSection } from '../components/PricingSection.tsx';
+import { TestimonialsSection } from '../components/TestimonialsSection.tsx';
+import { TrialSection } from '../components/TrialSection.tsx';
 
-/** The marketing home page (fleshed out by the home-page issue). */
+/**
+ * The marketing home page of spec section 1. Everything but the pricing cards is static, and the pricing section's
+ * two requests (plans, settings) start together on first render: no waterfall.
+ */
 export function HomePage() {
   return (
-    <Container size="lg" py="md">
-      <Group justify="space-between">
-        <Logo to="/" />
-        <Group>
-          <Button component={Link} to="/login" variant="default">
-            Sign in
-          </Button>
-          <ThemeToggle />
-        </Group>
-      </Group>
-      <Stack align="center" ta="center" py={80} gap="lg">
-        <Title order={1} fz={{ base: 34, sm: 52 }}>
-          Alert management built for MSPs
-        </Title>
-        <Text c="dimmed" size="lg" maw={640}>
-          Receive alerts from every monitoring tool, route them to the right engineer and keep every client informed.
-        </Text>
-        <Button component={Link} to="/login" size="lg">
-          Start your free trial
-        </Button>
-      </Stack>
-    </Container>
+    <Box bg="var(--mantine-color-body)" mih="100vh">
+      <HomeHeader />
+      <main>
+        <Hero />
+        <FeaturesSection />
+        <PricingSection />
+        <TrialSection />
+        <TestimonialsSection />
+      </main>
+      <HomeFooter />
+    </Box>
   );
 }

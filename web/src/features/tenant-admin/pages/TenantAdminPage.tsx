@@ -1,5 +1,97 @@
-import { ComingSoon } from '../../../components/ComingSoon.tsx';
+import { Button, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
+import { IconChecklist, IconPlugConnected, IconUsers } from '@tabler/icons-react';
+import { Link, useSearchParams } from 'react-router';
+import { MSG } from '../../../../../contract/messages.ts';
+import { useCurrentTenant } from '../../../app/session.tsx';
+import { LoadError, NoPermission, NoTenant } from '../../../components/AccessState.tsx';
+import { Loading } from '../../../components/Loading.tsx';
+import { PageHeader } from '../../../components/PageHeader.tsx';
+import { ApiError } from '../../../lib/api.ts';
+import { IntegrationsPanel } from '../../integrations/components/IntegrationsPanel.tsx';
+import { useTenantDetails } from '../api/tenant-details.ts';
+import { TenantDetailsCard } from '../components/TenantDetailsCard.tsx';
+import { UsersPanel } from '../components/UsersPanel.tsx';
 
+const TITLE = 'Tenant Administration';
+const TABS = ['users', 'integrations', 'approvals'] as const;
+
+/** /app/tenant-admin: owners and admins of the current tenant; everyone else sees the no-permission message. */
 export function TenantAdminPage() {
-  return <ComingSoon title="Tenant Administration" />;
+  const { tenant } = useCurrentTenant();
+  if (!tenant)
+    return (
+      <>
+        <PageHeader title={TITLE} />
+        <NoTenant />
+      </>
+    );
+  if (!tenant.abilities.manageMembers)
+    return (
+      <>
+        <PageHeader title={TITLE} />
+        <NoPermission />
+      </>
+    );
+  return <TenantAdmin key={tenant.id} tenantId={tenant.id} />;
+}
+
+function TenantAdmin({ tenantId }: { tenantId: string }) {
+  const details = useTenantDetails(tenantId);
+  const [params, setParams] = useSearchParams();
+  const tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? params.get('tab')! : 'users';
+
+  if (details.isPending)
+    return (
+      <>
+        <PageHeader title={TITLE} />
+        <Loading />
+      </>
+    );
+  if (details.isError) {
+    // The server decides who administers the tenant: a 403 (or 404) here means the role changed since sign-in.
+    const refused = details.error instanceof ApiError && (details.error.status === 403 || details.error.status === 404);
+    return (
+      <>
+        <PageHeader title={TITLE} />
+        {refused ? <NoPermission /> : <LoadError message={MSG.adminCheckFailed} onRetry={() => details.refetch()} />}
+      </>
+    );
+  }
+
+  return (
+    <>
+      <PageHeader title={TITLE} description={`Users, integrations and approval workflows of ${details.data.name}`} />
+      <TenantDetailsCard details={details.data} />
+      <Tabs value={tab} onChange={(v) => setParams(v && v !== 'users' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
+        <Tabs.List mb="lg" style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
+          <Tabs.Tab value="users" leftSection={<IconUsers size={16} />} style={{ flexShrink: 0 }}>
+            Users
+          </Tabs.Tab>
+          <Tabs.Tab value="integrations" leftSection={<IconPlugConnected size={16} />} style={{ flexShrink: 0 }}>
+            Integrations
+          </Tabs.Tab>
+          <Tabs.Tab value="approvals" leftSection={<IconChecklist size={16} />} style={{ flexShrink: 0 }}>
+            Approval Workflows
+          </Tabs.Tab>
+        </Tabs.List>
+        <Tabs.Panel value="users">
+          <UsersPanel tenantId={tenantId} tenantName={details.data.name} />
+        </Tabs.Panel>
+        <Tabs.Panel value="integrations">
+          <IntegrationsPanel tenantId={tenantId} />
+        </Tabs.Panel>
+        <Tabs.Panel value="approvals">
+          <Paper withBorder radius="md" p="lg">
+            <Stack align="flex-start">
+              <Title order={4}>Approval Workflows</Title>
+              <Text c="dimmed">Approval requests and the policies that route them through manager, director and executive levels.</Text>
+              <Button component={Link} to="/app/approval-workflows" leftSection={<IconChecklist size={16} />}>
+                Open Approval Workflows
+              </Button>
+            </Stack>
+          </Paper>
+        </Tabs.Panel>
+      </Tabs>
+    </>
+  );
 }

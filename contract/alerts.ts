@@ -1,0 +1,189 @@
+import { z } from 'zod';
+import { listOf } from './common.ts';
+import { ACTIVE_ALERT_LIMIT } from './plans.ts';
+
+/** Alert priorities of spec section 9, most urgent first. */
+export const ALERT_PRIORITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
+export const AlertPriority = z.enum(ALERT_PRIORITIES);
+export type AlertPriority = z.infer<typeof AlertPriority>;
+
+/** Alert statuses of spec section 4. */
+export const ALERT_STATUSES = ['new', 'acknowledged', 'in_progress', 'resolved', 'closed'] as const;
+export const AlertStatus = z.enum(ALERT_STATUSES);
+export type AlertStatus = z.infer<typeof AlertStatus>;
+/** The statuses the active list loads (spec section 4); the others are history. */
+export const ACTIVE_STATUSES = ['new', 'acknowledged', 'in_progress'] as const satisfies readonly AlertStatus[];
+export const HISTORY_STATUSES = ['resolved', 'closed'] as const satisfies readonly AlertStatus[];
+
+export const ALERT_ACTIONS = ['acknowledge', 'startWork', 'resolve', 'close', 'assign', 'addNote'] as const;
+export type AlertAction = (typeof ALERT_ACTIONS)[number];
+
+export const STATUS_LABELS: Record<AlertStatus, string> = {
+  new: 'New',
+  acknowledged: 'Acknowledged',
+  in_progress: 'In progress',
+  resolved: 'Resolved',
+  closed: 'Closed',
+};
+export const PRIORITY_LABELS: Record<AlertPriority, string> = {
+  critical: 'Critical',
+  high: 'High',
+  medium: 'Medium',
+  low: 'Low',
+  info: 'Info',
+};
+
+/** Texts of the alert screens: the spec's, letter for letter, and ours where it is silent. */
+export const ALERT_MSG = {
+  // spec section 2 (Dashboard)
+  statCritical: 'Critical Alerts',
+  statHigh: 'High Priority',
+  statMedium: 'Medium Priority',
+  statLowInfo: 'Low/Info',
+  activeAlerts: 'Active Alerts',
+  manageClients: 'Manage Clients',
+  refresh: 'Refresh',
+  // our own
+  assigneeRequired: 'Choose a member to assign',
+  assigneeNotMember: 'This person is not a member of this organization',
+  noteRequired: 'Note text is required',
+  alertNotFound: 'Alert not found',
+  noLongerAllowed: 'This alert has changed meanwhile and no longer allows this action. Its current state is shown.',
+  alertsLoadFailed: 'Failed to load alerts. Please try again.',
+  alertLoadFailed: 'Failed to load this alert. Please try again.',
+  actionFailed: 'The action failed. Please try again.',
+  noHistory: 'No resolved or closed alerts match your search.',
+  liveConnected: 'Live',
+  liveReconnecting: 'Reconnecting…',
+} as const;
+
+export const AlertMetadata = z.record(z.string(), z.unknown());
+
+export const Alert = z
+  .object({
+    id: z.string(),
+    tenantId: z.string(),
+    clientId: z.string().nullable(),
+    clientName: z.string().nullable(),
+    integrationId: z.string().nullable(),
+    integrationName: z.string().nullable(),
+    dedupKey: z.string().nullable(),
+    title: z.string(),
+    description: z.string(),
+    priority: AlertPriority,
+    status: AlertStatus,
+    source: z.string(),
+    createdAt: z.string(),
+    updatedAt: z.string(),
+    acknowledgedBy: z.string().nullable(),
+    acknowledgedAt: z.string().nullable(),
+    resolvedBy: z.string().nullable(),
+    resolvedAt: z.string().nullable(),
+    closedBy: z.string().nullable(),
+    closedAt: z.string().nullable(),
+    assignedTo: z.string().nullable(),
+    assigneeName: z.string().nullable(),
+    tags: z.array(z.string()),
+    metadata: AlertMetadata,
+    occurrences: z.number().int(),
+    lastSeenAt: z.string(),
+    /** What the caller may do now, worked out by the server (the UI shows exactly these). */
+    actions: z.array(z.enum(ALERT_ACTIONS)),
+  })
+  .meta({ id: 'Alert' });
+export type Alert = z.infer<typeof Alert>;
+
+export const AlertNote = z.object({
+  id: z.string(),
+  text: z.string(),
+  createdAt: z.string(),
+  createdBy: z.string().nullable(),
+  createdByName: z.string(),
+});
+export type AlertNote = z.infer<typeof AlertNote>;
+
+export const TIMELINE_KINDS = ['triggered', 'repeated', 'acknowledged', 'started', 'resolved', 'closed', 'assigned', 'note'] as const;
+export const TimelineEntry = z.object({
+  id: z.string(),
+  at: z.string(),
+  kind: z.enum(TIMELINE_KINDS),
+  actorType: z.enum(['user', 'integration', 'system']),
+  actorId: z.string().nullable(),
+  actorName: z.string(),
+  detail: z.record(z.string(), z.unknown()),
+});
+export type TimelineEntry = z.infer<typeof TimelineEntry>;
+
+export const AlertDetail = z
+  .object({
+    alert: Alert,
+    acknowledgedByName: z.string().nullable(),
+    resolvedByName: z.string().nullable(),
+    closedByName: z.string().nullable(),
+    notes: z.array(AlertNote),
+    timeline: z.array(TimelineEntry),
+  })
+  .meta({ id: 'AlertDetail' });
+export type AlertDetail = z.infer<typeof AlertDetail>;
+
+const all = <T extends readonly [string, ...string[]]>(values: T) => z.enum(['all', ...values] as [string, ...string[]]).default('all');
+
+export const ActiveAlertsQuery = z.object({
+  status: all(ACTIVE_STATUSES),
+  priority: all(ALERT_PRIORITIES),
+});
+export type ActiveAlertsQuery = z.infer<typeof ActiveAlertsQuery>;
+
+export const HISTORY_PAGE_SIZE = 20;
+export const AlertHistoryQuery = z.object({
+  status: all(HISTORY_STATUSES),
+  priority: all(ALERT_PRIORITIES),
+  q: z.string().trim().max(200).optional(),
+  clientId: z.string().max(100).optional(),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(HISTORY_PAGE_SIZE),
+});
+export type AlertHistoryQuery = z.infer<typeof AlertHistoryQuery>;
+
+export const AlertList = listOf(Alert).meta({ id: 'AlertList' });
+export type AlertList = z.infer<typeof AlertList>;
+
+export const AlertStats = z
+  .object({
+    critical: z.number().int(),
+    high: z.number().int(),
+    medium: z.number().int(),
+    low: z.number().int(),
+    info: z.number().int(),
+    /** Low and Info together, as the fourth stat card shows them. */
+    lowInfo: z.number().int(),
+    total: z.number().int(),
+  })
+  .meta({ id: 'AlertStats' });
+export type AlertStats = z.infer<typeof AlertStats>;
+
+export const AlertParams = z.object({ tenantId: z.string().min(1).max(100), alertId: z.string().min(1).max(100) });
+
+export const AssignBody = z.object({
+  userId: z.string({ error: ALERT_MSG.assigneeRequired }).trim().min(1, ALERT_MSG.assigneeRequired).max(100),
+});
+export const NoteBody = z.object({
+  text: z.string({ error: ALERT_MSG.noteRequired }).trim().min(1, ALERT_MSG.noteRequired).max(10_000, 'A note must be at most 10000 characters'),
+});
+
+export const Assignee = z.object({ id: z.string(), displayName: z.string(), email: z.string() });
+export type Assignee = z.infer<typeof Assignee>;
+export const AssigneeList = z.object({ items: z.array(Assignee) });
+
+/** One message of the tenant's live stream (`event: alert`). */
+export const AlertChange = z.object({
+  kind: z.enum(['created', 'updated']),
+  id: z.string(),
+  status: AlertStatus,
+  priority: AlertPriority,
+  dedupKey: z.string().nullable(),
+  updatedAt: z.string(),
+});
+export type AlertChange = z.infer<typeof AlertChange>;
+
+export { ACTIVE_ALERT_LIMIT };

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { MSG } from '../contract/messages.ts';
+import { chromiumAvailable, launchBrowser, newPage, screenshot, startServer, type E2EServer } from './support.ts';
+
+describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  beforeAll(async () => {
+    server = await startServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function expectSections(page: Page) {
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toContain('Every alert, every client');
+    expect(await page.getByRole('link', { name: 'Start your free trial' }).first().getAttribute('href')).toBe('/login');
+    for (const feature of ['Real-time alerts', 'Comprehensive dashboard', 'Client management']) {
+      expect(await page.getByRole('heading', { name: feature }).count(), feature).toBe(1);
+    }
+    await expect.poll(() => page.getByTestId('home-plan-trial').isVisible()).toBe(true);
+    expect(await page.locator('[data-testid^="home-plan-"]').count()).toBe(4);
+    expect(await page.getByRole('link', { name: 'Choose Plan' }).count()).toBe(4);
+    for (const href of await page.getByRole('link', { name: 'Choose Plan' }).evaluateAll((as) => as.map((a) => a.getAttribute('href')))) {
+      expect(href).toBe('/login');
+    }
+    // The default plan (Trial, from the database) carries the badge, and only it.
+    expect(await page.getByTestId('most-popular').count()).toBe(1);
+    expect(await page.getByTestId('home-plan-trial').getByTestId('most-popular').count()).toBe(1);
+    expect(await page.getByTestId('home-plan-growth').innerText()).toContain('$99');
+    expect(await page.getByTestId('home-plan-scale').innerText()).toContain('Up to 30 users · 50 clients');
+    // Pricing settings defaults: 15% yearly discount shown, USD, taxes included.
+    expect(await page.getByText('Save 15% with yearly billing').isVisible()).toBe(true);
+    expect(await page.getByText('Prices in USD, taxes included.').isVisible()).toBe(true);
+    expect(await page.getByRole('heading', { name: 'Try Alertdesk free for 14 days' }).isVisible()).toBe(true);
+    expect(await page.locator('#trial').innerText()).toContain('No credit card required');
+    const quotes = await page.getByTestId('testimonial').allInnerTexts();
+    expect(quotes).toHaveLength(3);
+    expect(quotes.filter((q) => q.includes('65%'))).toHaveLength(1);
+    expect(await page.locator('footer').innerText()).toContain('Alertdesk. All rights reserved.');
+  }
+
+  for (const theme of ['light', 'dark'] as const) {
+    for (const [device, width] of [
+      ['desktop', 1366],
+      ['phone', 390],
+    ] as const) {
+      it(`shows every section and the pricing cards (${theme}, ${device})`, async () => {
+        const { context, page } = await newPage(browser, { theme, width, height: device === 'phone' ? 844 : 900 });
+        await page.goto(`${server.url}/`);
+        await expectSections(page);
+        expect(await page.evaluate(() => document.documentElement.classList.contains('dark'))).toBe(theme === 'dark');
+        // Nothing sticks out sideways on a phone.
+        expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
+        await page.evaluate(() => document.fonts.ready);
+        await screenshot(page, `home-${theme}-${device}`);
+        await context.close();
+      });
+    }
+  }
+
+  it('paints fast, asks the API in parallel (no waterfall), and the call to action leads to sign-in', async () => {
+    const { context, page } = await newPage(browser);
+    const api: { url: string; start: number; end: number }[] = [];
+    const started = new Map<string, number>();
+    page.on('request', (r) => {
+      if (r.url().includes('/api/')) started.set(r.url(), Date.now());
+    });
+    page.on('requestfinished', (r) => {
+      if (r.url().includes('/api/')) api.push({ url: new URL(r.url()).pathname, start: started.get(r.url())!, end: Date.now() });
+    });
+    await page.goto(`${server.url}/`);
+    await expect.poll(() => page.getByTestId('home-plan-trial').isVisible()).toBe(true);
+    const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity);
+    expect(fcp).toBeLessThan(1000);
+    const paths = api.map((a) => a.url).sort();
+    expect(paths).toEqual(['/api/config', '/api/pricingPlans', '/api/settings/pricing']);
+    // Each request started before any other one finished.
+    const firstEnd = Math.min(...api.map((a) => a.end));
+    for (const a of api) expect(a.start).toBeLessThanOrEqual(firstEnd);
+
+    await page.getByRole('link', { name: 'Start your free trial' }).first().click();
+    await page.waitForURL('**/login');
+    await page.goBack();
+    await page.getByTestId('home-plan-growth').getByRole('link', { name: 'Choose Plan' }).click();
+    await page.waitForURL('**/login');
+    await context.close();
+  });
+
+  it('shows the spec texts when the plans cannot be loaded or none is public', async () => {
+    const { context, page } = await newPage(browser, { width: 390 });
+    await page.route('**/api/pricingPlans', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":{"code":"internal","message":"Internal server error"}}' }));
+    await page.goto(`${server.url}/#pricing`);
+    await expect.poll(() => page.getByTestId('pricing-error').innerText(), { timeout: 15_000 }).toBe(MSG.pricingLoadFailedHome);
+    await screenshot(page, 'home-pricing-error-phone');
+
+    await page.unroute('**/api/pricingPlans');
+    // A super admin's list includes private plans; the home page shows public ones only.
+    await page.route('**/api/pricingPlans', (route) =>
+      route.fulfill({
+        status: 200,
+        contentType: 'application/json',
+        body: JSON.stringify({ items: [{ id: 'secret', name: 'Secret', description: '', price: '$1', priceId: null, features: [], maxUsers: 1, maxClients: 1, isDefault: false, isPublic: false, sortOrder: 0, createdAt: '', updatedAt: '' }] }),
+      }),
+    );
+    await page.reload();
+    await expect.poll(() => page.getByTestId('pricing-empty').innerText()).toBe(MSG.noPublicPlans);
+    expect(await page.getByText('Secret').count()).toBe(0);
+    await context.close();
+  });
+});

@@ -1,0 +1,174 @@
+import { randomUUID } from 'node:crypto';
+import type { DB } from '../../db/database.ts';
+import { now, parseJson } from '../../db/database.ts';
+import { ALERT_MSG, type AlertAction, type AlertDetail, type AlertStatus, type TimelineEntry } from '../../../contract/alerts.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import type { TenantContext } from '../../http/tenant-context.ts';
+import type { AlertEventsTable } from '../../db/schema.ts';
+import type { AlertBus } from './alert-bus.ts';
+import { ACTION_FROM } from './alerts.policy.ts';
+import {
+  findAlert,
+  findAlertStatus,
+  findAssignee,
+  insertEvent,
+  insertNote,
+  listEvents,
+  listNotes,
+  toAlert,
+  updateAlertIfStatus,
+  type AlertPatch,
+  type AlertRow,
+} from './alerts.repository.ts';
+
+export interface AlertServiceDeps {
+  db: DB;
+  bus: AlertBus;
+}
+
+const actorOf = (ctx: TenantContext) => ({ id: ctx.user.id, name: ctx.user.display_name || ctx.user.email });
+
+/** The alert with everything its detail modal shows: names, notes with their authors, the timeline. */
+export async function getAlertDetail(db: DB, tenantId: string, alertId: string): Promise<AlertDetail> {
+  const row = await findAlert(db, tenantId, alertId);
+  if (!row) throw notFound(ALERT_MSG.alertNotFound);
+  const [notes, events] = await Promise.all([listNotes(db, tenantId, alertId), listEvents(db, tenantId, alertId)]);
+  return presentDetail(row, notes, events);
+}
+
+function presentDetail(row: AlertRow, notes: Awaited<ReturnType<typeof listNotes>>, events: Awaited<ReturnType<typeof listEvents>>): AlertDetail {
+  const alert = toAlert(row);
+  const creator = row.integration_name ? row.integration_name : row.source;
+  const timeline: TimelineEntry[] = [
+    {
+      id: `${row.id}:triggered`,
+      at: row.created_at,
+      kind: 'triggered',
+      actorType: row.integration_id ? 'integration' : 'system',
+      actorId: row.integration_id,
+      actorName: creator,
+      detail: { source: row.source, priority: row.priority },
+    },
+  ];
+  // Repeats are counted on the alert row rather than logged one by one (a flapping check can repeat thousands of times).
+  if (alert.occurrences > 1) {
+    timeline.push({
+      id: `${row.id}:repeated`,
+      at: row.last_seen_at,
+      kind: 'repeated',
+      actorType: row.integration_id ? 'integration' : 'system',
+      actorId: row.integration_id,
+      actorName: creator,
+      detail: { occurrences: alert.occurrences },
+    });
+  }
+  for (const e of events) {
+    timeline.push({ id: e.id, at: e.at, kind: e.kind, actorType: e.actor_type, actorId: e.actor_id, actorName: e.actor_name, detail: parseJson(e.detail, {}) });
+  }
+  timeline.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
+  const lastBy = (kind: TimelineEntry['kind']) => {
+    for (let i = events.length - 1; i >= 0; i--) if (events[i].kind === kind) return events[i].actor_name;
+    return null;
+  };
+  return {
+    alert,
+    acknowledgedByName: alert.acknowledgedAt ? lastBy('acknowledged') : null,
+    resolvedByName: alert.resolvedAt ? lastBy('resolved') : null,
+    closedByName: alert.closedAt ? lastBy('closed') : null,
+    notes: notes.map((n) => ({ id: n.id, text: n.text, createdAt: n.created_at, createdBy: n.created_by, createdByName: n.created_by_name })),
+    timeline,
+  };
+}
+
+/**
+ * One status-guarded change made by a person, with its timeline entry, in one transaction. A missing alert (or one
+ * of another tenant) answers 404; one whose status no longer allows the action answers 409.
+ */
+async function applyUserAction(
+  deps: AlertServiceDeps,
+  ctx: TenantContext,
+  alertId: string,
+  action: AlertAction,
+  patch: (at: string) => AlertPatch,
+  event: { kind: AlertEventsTable['kind']; detail?: Record<string, unknown> },
+) {
+  const tenantId = ctx.tenant.id;
+  const actor = actorOf(ctx);
+  const at = now();
+  const changed = await deps.db.transaction().execute(async (trx) => {
+    const row = await updateAlertIfStatus(trx, tenantId, alertId, ACTION_FROM[action], { ...patch(at), updated_at: at });
+    if (!row) return null;
+    await insertEvent(trx, {
+      id: randomUUID(),
+      tenant_id: tenantId,
+      alert_id: alertId,
+      at,
+      kind: event.kind,
+      actor_type: 'user',
+      actor_id: actor.id,
+      actor_name: actor.name,
+      detail: JSON.stringify(event.detail ?? {}),
+    });
+    return row;
+  });
+  if (!changed) {
+    const current = await findAlertStatus(deps.db, tenantId, alertId);
+    if (!current) throw notFound(ALERT_MSG.alertNotFound);
+    throw conflict(ALERT_MSG.noLongerAllowed, { status: current.status });
+  }
+  deps.bus.publish(tenantId, { kind: 'updated', id: changed.id, status: changed.status, priority: changed.priority, dedupKey: changed.dedup_key, updatedAt: changed.updated_at });
+  return getAlertDetail(deps.db, tenantId, alertId);
+}
+
+export const acknowledgeAlert = (deps: AlertServiceDeps, ctx: TenantContext, alertId: string) =>
+  applyUserAction(deps, ctx, alertId, 'acknowledge', (at) => ({ status: 'acknowledged', acknowledged_by: ctx.user.id, acknowledged_at: at }), { kind: 'acknowledged' });
+
+export const startWorkOnAlert = (deps: AlertServiceDeps, ctx: TenantContext, alertId: string) =>
+  applyUserAction(deps, ctx, alertId, 'startWork', () => ({ status: 'in_progress' }), { kind: 'started' });
+
+export const resolveAlert = (deps: AlertServiceDeps, ctx: TenantContext, alertId: string) =>
+  applyUserAction(deps, ctx, alertId, 'resolve', (at) => ({ status: 'resolved', resolved_by: ctx.user.id, resolved_at: at }), { kind: 'resolved' });
+
+export const closeAlert = (deps: AlertServiceDeps, ctx: TenantContext, alertId: string) =>
+  applyUserAction(deps, ctx, alertId, 'close', (at) => ({ status: 'closed', closed_by: ctx.user.id, closed_at: at }), { kind: 'closed' });
+
+export async function assignAlert(deps: AlertServiceDeps, ctx: TenantContext, alertId: string, userId: string) {
+  const assignee = await findAssignee(deps.db, ctx.tenant.id, userId);
+  if (!assignee) {
+    // An alert of another tenant must still answer 404 before we say anything about the person.
+    if (!(await findAlertStatus(deps.db, ctx.tenant.id, alertId))) throw notFound(ALERT_MSG.alertNotFound);
+    throw badRequest(ALERT_MSG.assigneeNotMember, { userId: ALERT_MSG.assigneeNotMember });
+  }
+  return applyUserAction(deps, ctx, alertId, 'assign', () => ({ assigned_to: assignee.id }), {
+    kind: 'assigned',
+    detail: { assigneeId: assignee.id, assigneeName: assignee.display_name },
+  });
+}
+
+/** Appends a note (any status) and marks the alert updated. */
+export async function addAlertNote(deps: AlertServiceDeps, ctx: TenantContext, alertId: string, text: string) {
+  const tenantId = ctx.tenant.id;
+  const actor = actorOf(ctx);
+  const at = now();
+  const noteId = randomUUID();
+  const changed = await deps.db.transaction().execute(async (trx) => {
+    const row = await updateAlertIfStatus(trx, tenantId, alertId, ACTION_FROM.addNote, { updated_at: at });
+    if (!row) return null;
+    await insertNote(trx, { id: noteId, tenant_id: tenantId, alert_id: alertId, text, created_by: actor.id, created_by_name: actor.name, created_at: at });
+    await insertEvent(trx, {
+      id: randomUUID(),
+      tenant_id: tenantId,
+      alert_id: alertId,
+      at,
+      kind: 'note',
+      actor_type: 'user',
+      actor_id: actor.id,
+      actor_name: actor.name,
+      detail: JSON.stringify({ noteId }),
+    });
+    return row;
+  });
+  if (!changed) throw notFound(ALERT_MSG.alertNotFound);
+  deps.bus.publish(tenantId, { kind: 'updated', id: changed.id, status: changed.status as AlertStatus, priority: changed.priority, dedupKey: changed.dedup_key, updatedAt: changed.updated_at });
+  return getAlertDetail(deps.db, tenantId, alertId);
+}

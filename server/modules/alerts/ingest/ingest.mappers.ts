@@ -1,0 +1,155 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { AlertPriority } from '../../../../contract/alerts.ts';
+import type { AlertmanagerWebhook, GenericEvent, PagerDutyEvent } from '../../../../contract/integrations.ts';
+
+/** One event in our terms, whatever format it arrived in. */
+export interface NormalizedEvent {
+  action: 'trigger' | 'acknowledge' | 'resolve';
+  dedupKey: string;
+  title: string;
+  description: string;
+  priority: AlertPriority;
+  source: string;
+  /** A client named by the event itself (generic format), by id or name; else the integration's client applies. */
+  clientRef: string | null;
+  tags: string[];
+  metadata: Record<string, unknown>;
+}
+
+export const TITLE_MAX = 1024;
+const DESCRIPTION_MAX = 65_536;
+
+/** A dedup key for a trigger that came without one: 32 hex characters, like PagerDuty's. */
+export const generatedDedupKey = () => randomUUID().replace(/-/g, '');
+
+const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max) : s);
+
+const PAGERDUTY_SEVERITY: Record<NonNullable<PagerDutyEvent['payload']>['severity'], AlertPriority> = {
+  critical: 'critical',
+  error: 'high',
+  warning: 'medium',
+  info: 'info',
+};
+
+/** PagerDuty severities: critical / error / warning / info → critical / high / medium / info. */
+export const pagerDutyPriority = (severity: keyof typeof PAGERDUTY_SEVERITY): AlertPriority => PAGERDUTY_SEVERITY[severity];
+
+/**
+ * Alertmanager's `severity` label: critical; error, high or major → high; warning (or medium) → medium; low (or
+ * minor) → low; info or none → info; missing or anything else → medium.
+ */
+export function alertmanagerPriority(severity: string | undefined): AlertPriority {
+  switch ((severity ?? '').trim().toLowerCase()) {
+    case 'critical':
+      return 'critical';
+    case 'error':
+    case 'high':
+    case 'major':
+      return 'high';
+    case 'low':
+    case 'minor':
+      return 'low';
+    case 'info':
+    case 'none':
+      return 'info';
+    default:
+      return 'medium';
+  }
+}
+
+const nonEmpty = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+
+export function fromPagerDuty(e: PagerDutyEvent): NormalizedEvent {
+  const dedupKey = e.dedup_key || generatedDedupKey();
+  if (e.event_action !== 'trigger' || !e.payload) {
+    return { action: e.event_action, dedupKey, title: '', description: '', priority: 'medium', source: '', clientRef: null, tags: [], metadata: {} };
+  }
+  const p = e.payload;
+  const details = p.custom_details;
+  const detailFields =
+    details && typeof details === 'object' && !Array.isArray(details) ? (details as Record<string, unknown>) : details !== undefined ? { custom_details: details } : {};
+  return {
+    action: 'trigger',
+    dedupKey,
+    title: clip(p.summary, TITLE_MAX),
+    description: typeof details === 'string' ? clip(details, DESCRIPTION_MAX) : '',
+    priority: pagerDutyPriority(p.severity),
+    source: clip(p.source, 1024),
+    clientRef: null,
+    tags: [p.component && `component:${p.component}`, p.group && `group:${p.group}`, p.class && `class:${p.class}`].filter((t): t is string => !!t),
+    metadata: nonEmpty({
+      ...detailFields,
+      severity: p.severity,
+      timestamp: p.timestamp,
+      component: p.component,
+      group: p.group,
+      class: p.class,
+      client: e.client,
+      client_url: e.client_url,
+      links: e.links?.length ? e.links : undefined,
+      images: e.images?.length ? e.images : undefined,
+    }),
+  };
+}
+
+/** Alertmanager's own fingerprint, or (older versions send none) a stable hash of the sorted labels. */
+function fingerprintOf(labels: Record<string, string>) {
+  const sorted = Object.keys(labels)
+    .sort()
+    .map((k) => `${k}=${labels[k]}`)
+    .join('\u0000');
+  return createHash('sha256').update(sorted).digest('hex').slice(0, 16);
+}
+
+export function fromAlertmanager(body: AlertmanagerWebhook): NormalizedEvent[] {
+  return body.alerts.map((a) => {
+    const labels = a.labels;
+    const annotations = a.annotations ?? {};
+    const status = a.status ?? body.status;
+    const { summary, description, message, title: annotationTitle, ...otherAnnotations } = annotations;
+    const title = summary || annotationTitle || labels.alertname || 'Alertmanager alert';
+    return {
+      action: status === 'resolved' ? 'resolve' : 'trigger',
+      dedupKey: a.fingerprint || fingerprintOf(labels),
+      title: clip(title, TITLE_MAX),
+      description: clip(description || message || '', DESCRIPTION_MAX),
+      priority: alertmanagerPriority(labels.severity),
+      source: clip(labels.instance || labels.job || labels.service || hostOf(body.externalURL) || 'alertmanager', 1024),
+      clientRef: null,
+      tags: Object.entries(labels).map(([k, v]) => clip(`${k}:${v}`, 200)),
+      metadata: nonEmpty({
+        ...otherAnnotations,
+        generatorURL: a.generatorURL,
+        fingerprint: a.fingerprint,
+        startsAt: a.startsAt,
+        endsAt: a.endsAt && !a.endsAt.startsWith('0001-') ? a.endsAt : undefined,
+        receiver: body.receiver,
+        externalURL: body.externalURL,
+        groupKey: body.groupKey,
+      }),
+    };
+  });
+}
+
+function hostOf(url: string | undefined) {
+  if (!url) return '';
+  try {
+    return new URL(url).host;
+  } catch {
+    return '';
+  }
+}
+
+export function fromGeneric(e: GenericEvent, integrationName: string): NormalizedEvent {
+  return {
+    action: e.action,
+    dedupKey: e.dedupKey || generatedDedupKey(),
+    title: clip(e.title ?? '', TITLE_MAX),
+    description: e.description ?? '',
+    priority: e.priority ?? 'medium',
+    source: e.source || integrationName,
+    clientRef: e.client?.trim() || null,
+    tags: [...new Set((e.tags ?? []).map((t) => t.trim()).filter(Boolean))],
+    metadata: e.metadata ?? {},
+  };
+}

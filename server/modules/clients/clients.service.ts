@@ -1,0 +1,59 @@
+import { randomUUID } from 'node:crypto';
+import { CLIENT_MSG, clientPlanLimitMessage, type ClientInput, type ClientListQuery } from '../../../contract/clients.ts';
+import { MSG } from '../../../contract/messages.ts';
+import type { DB } from '../../db/database.ts';
+import { now } from '../../db/database.ts';
+import { AppError, notFound } from '../../http/errors.ts';
+import { requireAbility, type TenantContext } from '../../http/tenant-context.ts';
+import * as repo from './clients.repository.ts';
+
+export const clientNotFound = () => notFound(MSG.clientNotFound);
+
+export async function listClients(db: DB, ctx: TenantContext, q: ClientListQuery) {
+  const { items, total } = await repo.listClients(db, ctx.tenant.id, q);
+  return { items: items.map(repo.toClient), total, page: q.page, pageSize: q.pageSize };
+}
+
+export async function getClient(db: DB, ctx: TenantContext, clientId: string) {
+  const row = await repo.findClient(db, ctx.tenant.id, clientId);
+  if (!row) throw clientNotFound();
+  return repo.toClient(row);
+}
+
+/**
+ * Creates a client unless the tenant already has as many as its plan allows (403 `plan_limit`: the request is
+ * valid but the plan does not entitle it, and repeating it will not help until the plan changes).
+ */
+export async function createClient(db: DB, ctx: TenantContext, input: ClientInput) {
+  requireAbility(ctx, 'manageClients', CLIENT_MSG.createForbidden);
+  const tenantId = ctx.tenant.id;
+  const id = randomUUID();
+  await db.transaction().execute(async (trx) => {
+    // A no-op write to the tenant row: on PostgreSQL it holds the row lock until commit, so two concurrent creates
+    // count one after the other and cannot both take the last place. SQLite serialises writers anyway.
+    const tenant = await trx
+      .updateTable('tenants')
+      .set((eb) => ({ max_clients: eb.ref('max_clients') }))
+      .where('id', '=', tenantId)
+      .returning('max_clients')
+      .executeTakeFirst();
+    if (!tenant) throw clientNotFound();
+    if ((await repo.countClients(trx, tenantId)) >= tenant.max_clients) {
+      throw new AppError(403, 'plan_limit', clientPlanLimitMessage(tenant.max_clients));
+    }
+    const at = now();
+    await repo.insertClient(trx, { id, tenant_id: tenantId, ...repo.clientColumns(input), created_by: ctx.user.id, created_at: at, updated_at: at });
+  });
+  return getClient(db, ctx, id);
+}
+
+export async function updateClient(db: DB, ctx: TenantContext, clientId: string, input: ClientInput) {
+  requireAbility(ctx, 'manageClients', CLIENT_MSG.updateForbidden);
+  if (!(await repo.updateClient(db, ctx.tenant.id, clientId, { ...repo.clientColumns(input), updated_at: now() }))) throw clientNotFound();
+  return getClient(db, ctx, clientId);
+}
+
+export async function deleteClient(db: DB, ctx: TenantContext, clientId: string) {
+  requireAbility(ctx, 'manageClients', CLIENT_MSG.deleteForbidden);
+  if (!(await repo.deleteClient(db, ctx.tenant.id, clientId))) throw clientNotFound();
+}

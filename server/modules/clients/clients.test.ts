@@ -1,0 +1,455 @@
+import { describe, expect, it } from 'vitest';
+import { CLIENT_MSG, clientPlanLimitMessage, isWebsite, normalizeTags } from '../../../contract/clients.ts';
+import { MSG, OWN_MSG } from '../../../contract/messages.ts';
+import { Agent, describeEachDatabase, type TestEnv } from '../../test/test-app.ts';
+import { addMember, registerOwner } from '../../test/factories.ts';
+
+const url = (tenantId: string, clientId?: string) => `/api/tenants/${tenantId}/clients${clientId ? `/${clientId}` : ''}`;
+
+/** Raises a tenant's plan limit, as a plan change by a super admin would. */
+async function setMaxClients(env: TestEnv, tenantId: string, max: number) {
+  await env.deps.db.updateTable('tenants').set({ max_clients: max }).where('id', '=', tenantId).execute();
+}
+
+async function create(agent: Agent, tenantId: string, body: Record<string, unknown>) {
+  const res = await agent.post(url(tenantId), { status: 'active', ...body });
+  if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
+  return res.data;
+}
+
+describe('client rules (pure)', () => {
+  it('accepts URL-like websites with optional http(s):// and www.', () => {
+    for (const ok of ['example.com', 'www.example.com', 'http://example.com', 'https://www.example.co.uk/path?q=1#top', 'acme-it.io:8443']) expect(isWebsite(ok), ok).toBe(true);
+    for (const bad of ['example', 'ftp://example.com', 'https://', 'exa mple.com', 'https://example.com/a b', 'javascript:alert(1)']) expect(isWebsite(bad), bad).toBe(false);
+  });
+  it('trims tags, drops blanks and keeps the first spelling of duplicates', () => {
+    expect(normalizeTags([' vip ', 'VIP', '', '  ', 'backup', 'vip'])).toEqual(['vip', 'backup']);
+  });
+  it('names the plan limit', () => {
+    expect(clientPlanLimitMessage(10)).toBe('Your plan allows at most 10 clients.');
+    expect(clientPlanLimitMessage(1)).toBe('Your plan allows at most 1 client.');
+  });
+});
+
+describeEachDatabase('clients API', (t) => {
+  it('answers 401 without a session on every endpoint, before looking at the body', async () => {
+    const { app } = t();
+    const owner = await registerOwner(app);
+    const client = await create(owner.agent, owner.tenantId, { name: 'Guarded' });
+    const anon = new Agent(app);
+    for (const [method, path, body] of [
+      ['GET', url(owner.tenantId)],
+      ['POST', url(owner.tenantId), {}],
+      ['GET', url(owner.tenantId, client.id)],
+      ['PUT', url(owner.tenantId, client.id), { name: 'x', status: 'active' }],
+      ['DELETE', url(owner.tenantId, client.id)],
+    ] as const) {
+      const res = await anon.request(method, path, body);
+      expect(res.statusCode, `${method} ${path}`).toBe(401);
+      expect(res.data).toEqual({ error: { code: 'unauthorized', message: OWN_MSG.notSignedIn } });
+    }
+  });
+
+  it('creates a client with every field, sets the server-owned ones itself and reads it back', async () => {
+    const { app } = t();
+    const owner = await registerOwner(app, { name: 'Olga Owner' });
+    const body = {
+      name: '  Globex Corporation ',
+      description: 'Managed network and backups',
+      contactName: 'Hank Scorpio',
+      contactEmail: 'hank@globex.example',
+      contactPhone: '+1 555 0100',
+      address: '1 Cypress Creek',
+      city: 'Cypress Creek',
+      state: 'OR',
+      zipCode: '97000',
+      country: 'USA',
+      website: 'https://www.globex.example',
+      industry: 'Manufacturing',
+      size: 'enterprise',
+      status: 'pending',
+      tags: [' vip ', 'VIP', 'backup', ''],
+      customFields: { ' contract ': ' C-42 ', '': 'dropped', sla: '4h' },
+    };
+    const res = await owner.agent.post(url(owner.tenantId), body);
+    expect(res.statusCode).toBe(201);
+    const c = res.data;
+    expect(c).toMatchObject({
+      tenantId: owner.tenantId,
+      name: 'Globex Corporation',
+      contactEmail: 'hank@globex.example',
+      website: 'https://www.globex.example',
+      size: 'enterprise',
+      status: 'pending',
+      tags: ['vip', 'backup'],
+      customFields: { contract: 'C-42', sla: '4h' },
+      createdBy: owner.userId,
+      createdByName: 'Olga Owner',
+    });
+    expect(c.createdAt).toBe(c.updatedAt);
+    expect(new Date(c.createdAt).toISOString()).toBe(c.createdAt);
+    const got = await owner.agent.get(url(owner.tenantId, c.id));
+    expect(got.statusCode).toBe(200);
+    expect(got.data).toEqual(c);
+  });
+
+  it('stores only the name and status when nothing else is given, and empty optional fields as null', async () => {
+    const { app } = t();
+    const owner = await registerOwner(app);
+    const c = await create(owner.agent, owner.tenantId, { name: 'Bare', contactEmail: '', website: '', size: '', description: '   ' });
+    expect(c).toMatchObject({ description: null, contactEmail: null, website: null, size: null, tags: [], customFields: {} });
+  });
+
+  it('stores the longest allowed values in wide characters, and refuses longer ones', async () => {
+    const { app } = t();
+    const owner = await registerOwner(app);
+    // The name, contact name and email are copied into the list indexes; they must fit a PostgreSQL index entry.
+    const wide = { name: '界'.repeat(100), contactName: 'Ж'.repeat(100), contactEmail: `${'界'.repeat(120)}@${'界'.repeat(120)}.com`, status: 'active' };
+    const c = await create(owner.agent, owner.tenantId, wide);
+    expect(c).toMatchObject({ name: wide.name, contactName: wide.contactName, contactEmail: wide.contactEmail });
+    const found = await owner.agent.get(`${url(owner.tenantId)}?search=${encodeURIComponent('жжж')}`);
+    expect(found.data.items.map((x: { id: string }) => x.id)).toEqual([c.id]);
+    const tooLong = await owner.agent.post(url(owner.tenantId), { ...wide, name: 'x'.repeat(101) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.data.error.fields.name).toBe('Must be at most 100 characters');
+  });
+
+  it('ignores server-owned and unknown fields from the body on create and update', async () => {
+    const env = t();
+    const owner = await registerOwner(env.app);
+    const other = await registerOwner(env.app, { tenantName: 'Other MSP' });
+    const forged = {
+      id: 'forged-id',
+      tenantId: other.tenantId,
+      tenant_id: other.tenantId,
+      createdBy: other.userId,
+      created_by: other.userId,
+      createdByName: 'Mallory',
+      createdAt: '2000-01-01T00:00:00.000Z',
+      updatedAt: '2000-01-01T00:00:00.000Z',
+      name_lower: 'zzz',
+      search_text: 'zzz',
+      isAdmin: true,
+    };
+    const res = await owner.agent.post(url(owner.tenantId), { name: 'Honest', status: 'active', ...forged });
+    expect(res.statusCode).toBe(201);
+    expect(res.data.id).not.toBe('forged-id');
+    expect(res.data).toMatchObject({ tenantId: owner.tenantId, createdBy: owner.userId, createdByName: 'Olivia Owner' });
+    expect(res.data.createdAt > '2020').toBe(true);
+    expect(res.data).not.toHaveProperty('isAdmin');
+    const row = await env.deps.db.selectFrom('clients').selectAll().where('id', '=', res.data.id).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ tenant_id: owner.tenantId, created_by: owner.userId, name_lower: 'honest' });
+    expect(row.search_text).not.toContain('zzz');
+    expect(await env.deps.db.selectFrom('clients').select('id').where('tenant_id', '=', other.tenantId).execute()).toEqual([]);
+
+    const upd = await owner.agent.put(url(owner.tenantId, res.data.id), { name: 'Honest Ltd', status: 'inactive', ...forged });
+    expect(upd.statusCode).toBe(200);
+    expect(upd.data).toMatchObject({ id: res.data.id, tenantId: owner.tenantId, createdBy: owner.userId, createdAt: res.data.createdAt, name: 'Honest Ltd' });
+    expect(upd.data.updatedAt >= res.data.updatedAt).toBe(true);
+    expect(upd.data.updatedAt).not.toBe(forged.updatedAt);
+  });
+
+  describe('validation (spec section 5), on create and update', () => {
+    const cases: Array<[string, Record<string, unknown>, string, string]> = [
+      ['missing name', { status: 'active' }, 'name', MSG.clientNameRequired],
+      ['blank name', { name: '   ', status: 'active' }, 'name', MSG.clientNameRequired],
+      ['name of the wrong type', { name: 42, status: 'active' }, 'name', MSG.clientNameRequired],
+      ['missing status', { name: 'A' }, 'status', MSG.statusRequired],
+      ['empty status', { name: 'A', status: '' }, 'status', MSG.statusRequired],
+      ['unknown status', { name: 'A', status: 'archived' }, 'status', MSG.statusRequired],
+      ['contact email without @', { name: 'A', status: 'active', contactEmail: 'hank.globex.example' }, 'contactEmail', MSG.invalidEmail],
+      ['contact email without domain', { name: 'A', status: 'active', contactEmail: 'hank@globex' }, 'contactEmail', MSG.invalidEmail],
+      ['website that is not URL-like', { name: 'A', status: 'active', website: 'not a website' }, 'website', MSG.invalidWebsite],
+      ['website with another scheme', { name: 'A', status: 'active', website: 'ftp://globex.example' }, 'website', MSG.invalidWebsite],
+      ['size outside the list', { name: 'A', status: 'active', size: 'huge' }, 'size', CLIENT_MSG.sizeInvalid],
+      ['tags that are not a list', { name: 'A', status: 'active', tags: 'vip' }, 'tags', CLIENT_MSG.tagsInvalid],
+      ['custom field with a number value', { name: 'A', status: 'active', customFields: { seats: 5 } }, 'customFields.seats', CLIENT_MSG.customFieldsInvalid],
+      ['custom fields as a list', { name: 'A', status: 'active', customFields: ['a'] }, 'customFields', CLIENT_MSG.customFieldsInvalid],
+    ];
+    for (const [what, body, field, message] of cases) {
+      it(`refuses ${what} with '${message}'`, async () => {
+        const { app } = t();
+        const owner = await registerOwner(app);
+        const existing = await create(owner.agent, owner.tenantId, { name: 'Existing' });
+        for (const res of [await owner.agent.post(url(owner.tenantId), body), await owner.agent.put(url(owner.tenantId, existing.id), body)]) {
+          expect(res.statusCode).toBe(400);
+          expect(res.data.error).toMatchObject({ code: 'validation_failed', message });
+          expect(res.data.error.fields[field]).toBe(message);
+        }
+        // Nothing was stored or changed.
+        const list = await owner.agent.get(url(owner.tenantId));
+        expect(list.data.items.map((c: { name: string }) => c.name)).toEqual(['Existing']);
+      });
+    }
+
+    it('reports every failing field, the first one (in the spec’s order) as the message', async () => {
+      const { app } = t();
+      const owner = await registerOwner(app);
+      const res = await owner.agent.post(url(owner.tenantId), { contactEmail: 'bad', website: 'bad', size: 'huge' });
+      expect(res.statusCode).toBe(400);
+      expect(res.data.error.message).toBe(MSG.clientNameRequired);
+      expect(res.data.error.fields).toEqual({
+        name: MSG.clientNameRequired,
+        status: MSG.statusRequired,
+        contactEmail: MSG.invalidEmail,
+        website: MSG.invalidWebsite,
+        size: CLIENT_MSG.sizeInvalid,
+      });
+    });
+
+    it('accepts every size, and websites with and without scheme and www', async () => {
+      const { app } = t();
+      const owner = await registerOwner(app);
+      const sizes = ['small', 'medium', 'large', 'enterprise'];
+      const sites = ['globex.example', 'www.globex.example', 'http://globex.example/contact', 'https://www.globex.example'];
+      for (let i = 0; i < 4; i++) {
+        const c = await create(owner.agent, owner.tenantId, { name: `Sized ${i}`, size: sizes[i], website: sites[i] });
+        expect(c).toMatchObject({ size: sizes[i], website: sites[i] });
+      }
+    });
+  });
+
+  it('lets every member of the tenant create, edit and delete clients (spec section 6)', async () => {
+    const env = t();
+    const owner = await registerOwner(env.app);
+    const user = await addMember(env.deps, env.app, owner.tenantId, 'user');
+    const admin = await addMember(env.deps, env.app, owner.tenantId, 'admin');
+    const byOwner = await create(owner.agent, owner.tenantId, { name: 'Made by owner' });
+    const byUser = await create(user.agent, owner.tenantId, { name: 'Made by user' });
+    expect(byUser.createdBy).toBe(user.userId);
+    const edited = await user.agent.put(url(owner.tenantId, byOwner.id), { name: 'Edited by user', status: 'inactive' });
+    expect(edited.statusCode).toBe(200);
+    expect(edited.data).toMatchObject({ name: 'Edited by user', status: 'inactive', createdBy: owner.userId });
+    expect((await admin.agent.delete(url(owner.tenantId, byUser.id))).data).toEqual({ ok: true });
+    expect((await user.agent.delete(url(owner.tenantId, byOwner.id))).statusCode).toBe(200);
+    expect((await owner.agent.get(url(owner.tenantId))).data.total).toBe(0);
+  });
+
+  it('answers 404 for another tenant, and for another tenant’s client exactly like a missing one', async () => {
+    const env = t();
+    const a = await registerOwner(env.app, { tenantName: 'Tenant A' });
+    const b = await registerOwner(env.app, { tenantName: 'Tenant B' });
+    const bClient = await create(b.agent, b.tenantId, { name: 'B secret', contactEmail: 'secret@b.example' });
+    await create(a.agent, a.tenantId, { name: 'A visible' });
+
+    // Through a's own tenant: b's client id is simply not there.
+    const missing = await a.agent.get(url(a.tenantId, 'no-such-client'));
+    expect(missing.statusCode).toBe(404);
+    expect(missing.data).toEqual({ error: { code: 'not_found', message: MSG.clientNotFound } });
+    for (const res of [
+      await a.agent.get(url(a.tenantId, bClient.id)),
+      await a.agent.put(url(a.tenantId, bClient.id), { name: 'Hijacked', status: 'inactive' }),
+      await a.agent.delete(url(a.tenantId, bClient.id)),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.data).toEqual(missing.data);
+    }
+    // Through b's tenant path: a is not a member, so the tenant answers like a tenant that does not exist.
+    const noTenant = await a.agent.get(url('no-such-tenant'));
+    expect(noTenant.statusCode).toBe(404);
+    for (const res of [
+      await a.agent.get(url(b.tenantId)),
+      await a.agent.post(url(b.tenantId), { name: 'Planted', status: 'active' }),
+      await a.agent.get(url(b.tenantId, bClient.id)),
+      await a.agent.put(url(b.tenantId, bClient.id), { name: 'Hijacked', status: 'inactive' }),
+      await a.agent.delete(url(b.tenantId, bClient.id)),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.data).toEqual(noTenant.data);
+    }
+    // b's client is untouched, and b's list holds only b's client.
+    const still = await b.agent.get(url(b.tenantId, bClient.id));
+    expect(still.data).toEqual(bClient);
+    const bList = await b.agent.get(url(b.tenantId));
+    expect(bList.data.items.map((c: { name: string }) => c.name)).toEqual(['B secret']);
+    const aSearch = await a.agent.get(`${url(a.tenantId)}?search=secret`);
+    expect(aSearch.data).toMatchObject({ items: [], total: 0 });
+  });
+
+  it('answers 404 with the spec text when the client was deleted meanwhile', async () => {
+    const { app } = t();
+    const owner = await registerOwner(app);
+    const c = await create(owner.agent, owner.tenantId, { name: 'Short-lived' });
+    expect((await owner.agent.delete(url(owner.tenantId, c.id))).statusCode).toBe(200);
+    for (const res of [
+      await owner.agent.get(url(owner.tenantId, c.id)),
+      await owner.agent.put(url(owner.tenantId, c.id), { name: 'Back', status: 'active' }),
+      await owner.agent.delete(url(owner.tenantId, c.id)),
+    ]) {
+      expect(res.statusCode).toBe(404);
+      expect(res.data.error.message).toBe(MSG.clientNotFound);
+    }
+  });
+
+  describe('plan limit', () => {
+    it('refuses the client beyond the plan’s maxClients with a message naming the limit', async () => {
+      const env = t();
+      const owner = await registerOwner(env.app, { plan: 'trial' });
+      const tenant = await env.deps.db.selectFrom('tenants').select('max_clients').where('id', '=', owner.tenantId).executeTakeFirstOrThrow();
+      expect(tenant.max_clients).toBe(10);
+      const made = [];
+      for (let i = 0; i < 10; i++) made.push(await create(owner.agent, owner.tenantId, { name: `Client ${i}` }));
+      const over = await owner.agent.post(url(owner.tenantId), { name: 'One too many', status: 'active' });
+      expect(over.statusCode).toBe(403);
+      expect(over.data).toEqual({ error: { code: 'plan_limit', message: 'Your plan allows at most 10 clients.' } });
+      // Edits are still allowed at the limit; a freed place can be taken again.
+      expect((await owner.agent.put(url(owner.tenantId, made[0].id), { name: 'Renamed', status: 'active' })).statusCode).toBe(200);
+      await owner.agent.delete(url(owner.tenantId, made[1].id));
+      expect((await owner.agent.post(url(owner.tenantId), { name: 'Takes the place', status: 'active' })).statusCode).toBe(201);
+      expect((await owner.agent.get(url(owner.tenantId))).data.total).toBe(10);
+    });
+
+    it('follows the tenant’s own limit, and concurrent creates never overshoot it', async () => {
+      const env = t();
+      const owner = await registerOwner(env.app);
+      await setMaxClients(env, owner.tenantId, 3);
+      await create(owner.agent, owner.tenantId, { name: 'First' });
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => owner.agent.post(url(owner.tenantId), { name: `Racer ${i}`, status: 'active' })));
+      expect(results.filter((r) => r.statusCode === 201)).toHaveLength(2);
+      const refused = results.filter((r) => r.statusCode === 403);
+      expect(refused).toHaveLength(4);
+      expect(refused[0].data.error.message).toBe('Your plan allows at most 3 clients.');
+      expect((await owner.agent.get(url(owner.tenantId))).data.total).toBe(3);
+    });
+
+    it('counts each tenant separately', async () => {
+      const env = t();
+      const a = await registerOwner(env.app);
+      const b = await registerOwner(env.app);
+      await setMaxClients(env, a.tenantId, 1);
+      await create(b.agent, b.tenantId, { name: 'B one' });
+      await create(b.agent, b.tenantId, { name: 'B two' });
+      expect((await a.agent.post(url(a.tenantId), { name: 'A one', status: 'active' })).statusCode).toBe(201);
+      const over = await a.agent.post(url(a.tenantId), { name: 'A two', status: 'active' });
+      expect(over.data.error.message).toBe('Your plan allows at most 1 client.');
+    });
+  });
+
+  describe('list: filter, search, sort, pages', () => {
+    // 25 clients over three statuses; names whose case-insensitive order differs from their byte order.
+    const names = [
+      'alpha Systems', 'Bravo Bank', 'charlie Care', 'Delta Dental', 'echo Energy', 'Foxtrot Freight', 'golf Games',
+      'Hotel Holdings', 'india Imports', 'Juliet Jewels', 'kilo Kitchens', 'Lima Logistics', 'mike Media', 'November Networks',
+      'oscar Optics', 'Papa Pharma', 'quebec Quarry', 'Romeo Retail', 'sierra Security', 'Tango Travel', 'uniform Utilities',
+      'Victor Vision', 'whiskey Works', 'Xray Labs', 'yankee Yachts',
+    ];
+    const statusOf = (i: number) => (['active', 'inactive', 'pending'] as const)[i % 3];
+    let ctx: { agent: Agent; tenantId: string } | null = null;
+    const seed = async () => {
+      if (ctx) return ctx;
+      const env = t();
+      const owner = await registerOwner(env.app);
+      await setMaxClients(env, owner.tenantId, 100);
+      // Created in shuffled order so created-time order is not name order.
+      const order = names.map((_, i) => (i * 7) % names.length);
+      for (const i of order) {
+        await create(owner.agent, owner.tenantId, {
+          name: names[i],
+          status: statusOf(i),
+          contactName: i === 3 ? 'Dr. Wanda Wisdom' : `Contact ${i}`,
+          contactEmail: i === 5 ? 'Ops+Freight@Example.COM' : `c${i}@example.com`,
+        });
+      }
+      // Another tenant's look-alike that must never show up.
+      const other = await registerOwner(env.app);
+      await create(other.agent, other.tenantId, { name: 'alpha Systems (other tenant)', contactName: 'Wanda' });
+      ctx = { agent: owner.agent, tenantId: owner.tenantId };
+      return ctx;
+    };
+    const list = async (query: string) => {
+      const { agent, tenantId } = await seed();
+      const res = await agent.get(`${url(tenantId)}${query}`);
+      expect(res.statusCode, res.body).toBe(200);
+      return res.data as { items: Array<{ name: string; status: string; createdAt: string; id: string }>; total: number; page: number; pageSize: number };
+    };
+    const byName = [...names].sort((x, y) => (x.toLowerCase() < y.toLowerCase() ? -1 : 1));
+
+    it('pages 10 at a time by name (case-insensitive) with the total', async () => {
+      const p1 = await list('');
+      expect(p1).toMatchObject({ total: 25, page: 1, pageSize: 10 });
+      expect(p1.items.map((c) => c.name)).toEqual(byName.slice(0, 10));
+      const p3 = await list('?page=3');
+      expect(p3.items.map((c) => c.name)).toEqual(byName.slice(20, 25));
+      const p4 = await list('?page=4');
+      expect(p4).toMatchObject({ items: [], total: 25, page: 4 });
+      const all = await list('?pageSize=100');
+      expect(all.items.map((c) => c.name)).toEqual(byName);
+      const single = await list('?pageSize=1&page=25');
+      expect(single.items.map((c) => c.name)).toEqual([byName[24]]);
+    });
+
+    it('sorts by name, status and created time in both directions', async () => {
+      const desc = await list('?sort=name&order=desc&pageSize=100');
+      expect(desc.items.map((c) => c.name)).toEqual([...byName].reverse());
+
+      const st = await list('?sort=status&pageSize=100');
+      const expected = [...names.keys()]
+        .sort((x, y) => statusOf(x).localeCompare(statusOf(y)) || (names[x].toLowerCase() < names[y].toLowerCase() ? -1 : 1))
+        .map((i) => names[i]);
+      expect(st.items.map((c) => c.name)).toEqual(expected);
+      const stDesc = await list('?sort=status&order=desc&pageSize=100');
+      expect(stDesc.items.map((c) => c.name)).toEqual([...expected].reverse());
+
+      const created = await list('?sort=createdAt&pageSize=100');
+      const keys = created.items.map((c) => `${c.createdAt}|${c.id}`);
+      expect(keys).toEqual([...keys].sort());
+      const createdDesc = await list('?sort=createdAt&order=desc&pageSize=100');
+      expect(createdDesc.items.map((c) => c.id)).toEqual(created.items.map((c) => c.id).reverse());
+      // Pages of a sorted list neither overlap nor skip.
+      const pages = [await list('?sort=createdAt&page=1'), await list('?sort=createdAt&page=2'), await list('?sort=createdAt&page=3')];
+      expect(pages.flatMap((p) => p.items.map((c) => c.id))).toEqual(created.items.map((c) => c.id));
+    });
+
+    it('filters by status on the server, with the filtered total', async () => {
+      for (const status of ['active', 'inactive', 'pending'] as const) {
+        const res = await list(`?status=${status}&pageSize=100`);
+        const want = byName.filter((n) => statusOf(names.indexOf(n)) === status);
+        expect(res.total).toBe(want.length);
+        expect(res.items.map((c) => c.name)).toEqual(want);
+      }
+      expect((await list('?status=all')).total).toBe(25);
+      const p2 = await list('?status=active&page=2&pageSize=5');
+      expect(p2.items.map((c) => c.name)).toEqual(byName.filter((n) => statusOf(names.indexOf(n)) === 'active').slice(5, 9));
+    });
+
+    it('searches name, contact name and contact email, case-insensitively, as a substring', async () => {
+      expect((await list('?search=BANK')).items.map((c) => c.name)).toEqual(['Bravo Bank']);
+      expect((await list('?search=wanda%20wis')).items.map((c) => c.name)).toEqual(['Delta Dental']);
+      expect((await list('?search=ops%2Bfreight%40example.com')).items.map((c) => c.name)).toEqual(['Foxtrot Freight']);
+      expect((await list(`?search=${encodeURIComponent('  lima  ')}`)).items.map((c) => c.name)).toEqual(['Lima Logistics']);
+      // Every contact email is at example.com, one of them in capitals.
+      expect((await list('?search=EXAMPLE.com')).total).toBe(25);
+      const combined = await list('?search=ar&status=inactive');
+      for (const c of combined.items) expect(c.status).toBe('inactive');
+      expect(combined.items.map((c) => c.name)).toEqual(byName.filter((n) => n.toLowerCase().includes('ar') && statusOf(names.indexOf(n)) === 'inactive'));
+      expect(await list('?search=nothing-like-this')).toMatchObject({ items: [], total: 0 });
+    });
+
+    it('takes % and _ in a search literally', async () => {
+      expect((await list(`?search=${encodeURIComponent('%')}`)).total).toBe(0);
+      expect((await list(`?search=${encodeURIComponent('_')}`)).total).toBe(0);
+      expect((await list(`?search=${encodeURIComponent('a%a')}`)).total).toBe(0);
+      expect((await list(`?search=${encodeURIComponent('\\')}`)).total).toBe(0);
+    });
+
+    it('refuses page and page size outside their bounds', async () => {
+      const { agent, tenantId } = await seed();
+      for (const [q, field, message] of [
+        ['?page=0', 'page', CLIENT_MSG.pageInvalid],
+        ['?page=-1', 'page', CLIENT_MSG.pageInvalid],
+        ['?page=abc', 'page', CLIENT_MSG.pageInvalid],
+        ['?pageSize=0', 'pageSize', CLIENT_MSG.pageSizeInvalid],
+        ['?pageSize=101', 'pageSize', CLIENT_MSG.pageSizeInvalid],
+        ['?sort=contactEmail', 'sort', null],
+        ['?status=archived', 'status', null],
+        [`?search=${'x'.repeat(101)}`, 'search', CLIENT_MSG.searchTooLong],
+      ] as const) {
+        const res = await agent.get(`${url(tenantId)}${q}`);
+        expect(res.statusCode, q).toBe(400);
+        expect(Object.keys(res.data.error.fields), q).toEqual([field]);
+        if (message) expect(res.data.error.message).toBe(message);
+      }
+      expect((await list('?pageSize=100')).pageSize).toBe(100);
+    });
+  });
+});

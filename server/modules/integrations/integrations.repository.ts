@@ -1,0 +1,55 @@
+import type { DB } from '../../db/database.ts';
+import type { IntegrationsTable } from '../../db/schema.ts';
+
+export type IntegrationRow = IntegrationsTable & { client_name: string | null };
+
+const withClient = (db: DB) =>
+  db
+    .selectFrom('integrations as i')
+    .leftJoin('clients as c', (j) => j.onRef('c.id', '=', 'i.client_id').onRef('c.tenant_id', '=', 'i.tenant_id'))
+    .selectAll('i')
+    .select('c.name as client_name');
+
+export async function listIntegrations(db: DB, tenantId: string): Promise<IntegrationRow[]> {
+  return withClient(db).where('i.tenant_id', '=', tenantId).orderBy('i.created_at', 'desc').orderBy('i.id').execute();
+}
+
+export async function findIntegration(db: DB, tenantId: string, id: string): Promise<IntegrationRow | undefined> {
+  return withClient(db).where('i.tenant_id', '=', tenantId).where('i.id', '=', id).executeTakeFirst();
+}
+
+export async function insertIntegration(db: DB, row: IntegrationsTable) {
+  await db.insertInto('integrations').values(row).execute();
+}
+
+export async function updateIntegration(
+  db: DB,
+  tenantId: string,
+  id: string,
+  set: Partial<Pick<IntegrationsTable, 'name' | 'client_id' | 'key_hash' | 'key_prefix' | 'revoked_at' | 'revoked_by' | 'updated_at'>>,
+) {
+  const r = await db.updateTable('integrations').set(set).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/**
+ * The integration a key belongs to, across every tenant: the key is the caller's only credential on the ingestion
+ * endpoints, so this lookup is deliberately unscoped.
+ */
+export async function unsafeFindIntegrationByKeyHash(db: DB, keyHash: string) {
+  return db
+    .selectFrom('integrations')
+    .select(['id', 'tenant_id', 'client_id', 'name', 'revoked_at'])
+    .where('key_hash', '=', keyHash)
+    .executeTakeFirst();
+}
+
+/** Records that a key was used; called at most once a minute per key, never on the hot path's critical section. */
+export async function touchIntegration(db: DB, tenantId: string, id: string, at: string) {
+  await db.updateTable('integrations').set({ last_used_at: at }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
+}
+
+export async function clientBelongsToTenant(db: DB, tenantId: string, clientId: string) {
+  const row = await db.selectFrom('clients').select('id').where('tenant_id', '=', tenantId).where('id', '=', clientId).executeTakeFirst();
+  return !!row;
+}

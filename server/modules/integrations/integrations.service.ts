@@ -1,0 +1,134 @@
+import { randomUUID } from 'node:crypto';
+import type { DB } from '../../db/database.ts';
+import { now } from '../../db/database.ts';
+import { INTEGRATION_MSG, type Integration, type IntegrationWithKey } from '../../../contract/integrations.ts';
+import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import type { TenantContext } from '../../http/tenant-context.ts';
+import type { AlertBus } from '../alerts/alert-bus.ts';
+import type { IngestService } from '../alerts/ingest/ingest.service.ts';
+import { generatedDedupKey } from '../alerts/ingest/ingest.mappers.ts';
+import { newIntegrationKey } from './integration-keys.ts';
+import { clientBelongsToTenant, findIntegration, insertIntegration, listIntegrations, updateIntegration, type IntegrationRow } from './integrations.repository.ts';
+
+export interface IntegrationServiceDeps {
+  db: DB;
+  bus: AlertBus;
+  ingest: IngestService;
+  /** Read at each call: the public URL can be settled after start (tests learn their port only once listening). */
+  publicUrl: () => string;
+}
+
+export function toIntegration(row: IntegrationRow, publicUrl: string): Integration {
+  return {
+    id: row.id,
+    name: row.name,
+    clientId: row.client_id,
+    clientName: row.client_name,
+    keyPrefix: row.key_prefix,
+    status: row.revoked_at ? 'revoked' : 'active',
+    createdAt: row.created_at,
+    createdByName: row.created_by_name,
+    updatedAt: row.updated_at,
+    revokedAt: row.revoked_at,
+    lastUsedAt: row.last_used_at,
+    endpoints: {
+      pagerduty: `${publicUrl}/v2/enqueue`,
+      alertmanager: `${publicUrl}/api/ingest/alertmanager`,
+      events: `${publicUrl}/api/ingest/events`,
+    },
+  };
+}
+
+async function checkClient(db: DB, tenantId: string, clientId: string | null | undefined) {
+  if (clientId && !(await clientBelongsToTenant(db, tenantId, clientId))) {
+    throw badRequest(INTEGRATION_MSG.unknownClient, { clientId: INTEGRATION_MSG.unknownClient });
+  }
+}
+
+async function load(deps: IntegrationServiceDeps, tenantId: string, id: string) {
+  const row = await findIntegration(deps.db, tenantId, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+export async function listTenantIntegrations(deps: IntegrationServiceDeps, tenantId: string) {
+  const rows = await listIntegrations(deps.db, tenantId);
+  return { items: rows.map((r) => toIntegration(r, deps.publicUrl())), total: rows.length, page: 1, pageSize: Math.max(rows.length, 1) };
+}
+
+export async function createIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, input: { name: string; clientId: string | null }): Promise<IntegrationWithKey> {
+  await checkClient(deps.db, ctx.tenant.id, input.clientId);
+  const { key, hash, prefix } = newIntegrationKey();
+  const at = now();
+  const id = randomUUID();
+  await insertIntegration(deps.db, {
+    id,
+    tenant_id: ctx.tenant.id,
+    name: input.name,
+    client_id: input.clientId,
+    key_hash: hash,
+    key_prefix: prefix,
+    created_by: ctx.user.id,
+    created_by_name: ctx.user.display_name,
+    created_at: at,
+    updated_at: at,
+    revoked_at: null,
+    revoked_by: null,
+    last_used_at: null,
+  });
+  return { integration: toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl()), key };
+}
+
+export async function editIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, id: string, input: { name?: string; clientId?: string | null }) {
+  await load(deps, ctx.tenant.id, id);
+  await checkClient(deps.db, ctx.tenant.id, input.clientId);
+  await updateIntegration(deps.db, ctx.tenant.id, id, {
+    ...(input.name !== undefined ? { name: input.name } : {}),
+    ...(input.clientId !== undefined ? { client_id: input.clientId } : {}),
+    updated_at: now(),
+  });
+  deps.bus.invalidateIntegrations([id]);
+  return toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl());
+}
+
+/** A new key for the integration; the old one stops working at once, on every instance. */
+export async function rotateIntegrationKey(deps: IntegrationServiceDeps, ctx: TenantContext, id: string): Promise<IntegrationWithKey> {
+  const row = await load(deps, ctx.tenant.id, id);
+  if (row.revoked_at) throw conflict(INTEGRATION_MSG.revoked);
+  const { key, hash, prefix } = newIntegrationKey();
+  await updateIntegration(deps.db, ctx.tenant.id, id, { key_hash: hash, key_prefix: prefix, updated_at: now() });
+  deps.bus.invalidateIntegrations([id]);
+  return { integration: toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl()), key };
+}
+
+export async function revokeIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, id: string) {
+  const row = await load(deps, ctx.tenant.id, id);
+  if (!row.revoked_at) {
+    const at = now();
+    await updateIntegration(deps.db, ctx.tenant.id, id, { revoked_at: at, revoked_by: ctx.user.id, updated_at: at });
+    deps.bus.invalidateIntegrations([id]);
+  }
+  return toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl());
+}
+
+/** "Send test alert": an info alert through the same path a monitoring tool's event takes. */
+export async function sendTestAlert(deps: IntegrationServiceDeps, ctx: TenantContext, id: string) {
+  const row = await load(deps, ctx.tenant.id, id);
+  if (row.revoked_at) throw conflict(INTEGRATION_MSG.revoked);
+  const dedupKey = `test-${generatedDedupKey()}`;
+  const outcome = await deps.ingest.process(
+    { id: row.id, tenantId: row.tenant_id, clientId: row.client_id, name: row.name },
+    {
+      action: 'trigger',
+      dedupKey,
+      title: INTEGRATION_MSG.testAlertTitle,
+      description: `Sent by ${ctx.user.display_name} from the Integrations tab to check that "${row.name}" delivers alerts.`,
+      priority: 'info',
+      source: 'Alertdesk',
+      clientRef: null,
+      tags: ['test'],
+      metadata: { sentBy: ctx.user.display_name, integration: row.name },
+    },
+  );
+  return { alertId: outcome.alertId!, dedupKey };
+}

@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import type { DB } from '../../db/database.ts';
+import { parseJson } from '../../db/database.ts';
+import type { NotificationPreferencesTable } from '../../db/schema.ts';
+import {
+  DEFAULT_NOTIFICATION_PREFERENCES,
+  PRIORITIES,
+  type AlertSubscription,
+  type NotificationPreferences,
+  type Priority,
+} from '../../../contract/profile.ts';
+
+/** The most push subscriptions kept per user; saving one more drops the least recently refreshed. */
+export const MAX_PUSH_TOKENS_PER_USER = 20;
+
+export async function updateDisplayName(trx: DB, userId: string, displayName: string, at: string) {
+  await trx.updateTable('users').set({ display_name: displayName, updated_at: at }).where('id', '=', userId).execute();
+  // Member rows carry a copy of the name for other modules' lists.
+  await trx.updateTable('tenant_members').set({ display_name: displayName }).where('user_id', '=', userId).execute();
+}
+
+export async function setPasswordHash(trx: DB, userId: string, passwordHash: string, at: string) {
+  await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: at }).where('id', '=', userId).execute();
+  // Reset links mailed before the change must not undo it.
+  await trx.updateTable('password_resets').set({ used_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
+}
+
+export async function findPreferences(db: DB, userId: string) {
+  return db.selectFrom('notification_preferences').selectAll().where('user_id', '=', userId).executeTakeFirst();
+}
+
+const bool = (n: number) => n === 1;
+
+/** Channel settings from their row, or the defaults of spec section 9 when the user never saved any. */
+export function toChannelPreferences(row: NotificationPreferencesTable | undefined): Omit<NotificationPreferences, 'alertSubscriptions'> {
+  if (!row) {
+    const { alertSubscriptions: _unused, ...defaults } = DEFAULT_NOTIFICATION_PREFERENCES;
+    return structuredClone(defaults);
+  }
+  const types = parseJson<string[]>(row.sms_alert_types, []).filter((p): p is Priority => (PRIORITIES as readonly string[]).includes(p));
+  return {
+    email: {
+      enabled: bool(row.email_enabled),
+      alertNotifications: bool(row.email_alert_notifications),
+      weeklyDigest: bool(row.email_weekly_digest),
+      systemUpdates: bool(row.email_system_updates),
+    },
+    sms: { enabled: bool(row.sms_enabled), alertTypes: types },
+    push: { enabled: bool(row.push_enabled) },
+    phoneNumber: row.phone_number,
+  };
+}
+
+export async function upsertPreferences(trx: DB, userId: string, prefs: Omit<NotificationPreferences, 'alertSubscriptions'>, at: string) {
+  const values = {
+    email_enabled: prefs.email.enabled ? 1 : 0,
+    email_alert_notifications: prefs.email.alertNotifications ? 1 : 0,
+    email_weekly_digest: prefs.email.weeklyDigest ? 1 : 0,
+    email_system_updates: prefs.email.systemUpdates ? 1 : 0,
+    sms_enabled: prefs.sms.enabled ? 1 : 0,
+    sms_alert_types: JSON.stringify(prefs.sms.alertTypes),
+    push_enabled: prefs.push.enabled ? 1 : 0,
+    phone_number: prefs.phoneNumber,
+    updated_at: at,
+  };
+  await trx
+    .insertInto('notification_preferences')
+    .values({ user_id: userId, created_at: at, ...values })
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(values))
+    .execute();
+}
+
+/** The user's alert subscriptions in one tenant; client subscriptions carry the client's name. */
+export async function listSubscriptions(db: DB, tenantId: string, userId: string): Promise<AlertSubscription[]> {
+  const rows = await db
+    .selectFrom('alert_subscriptions as s')
+    .leftJoin('clients as c', (j) => j.onRef('c.id', '=', 's.client_id').on('c.tenant_id', '=', tenantId))
+    .select(['s.type', 's.client_id', 's.value', 'c.name as client_name'])
+    .where('s.tenant_id', '=', tenantId)
+    .where('s.user_id', '=', userId)
+    .execute();
+  // A stable order whatever order they were saved in: clients by name, priorities by severity, tags alphabetically.
+  const clients: AlertSubscription[] = rows
+    .filter((r) => r.type === 'client' && r.client_id)
+    .sort((a, b) => (a.client_name ?? '').localeCompare(b.client_name ?? ''))
+    .map((r) => ({ type: 'client', id: r.client_id!, name: r.client_name ?? undefined }));
+  const priorities: AlertSubscription[] = PRIORITIES.filter((p) => rows.some((r) => r.type === 'priority' && r.value === p)).map((p) => ({ type: 'priority', value: p }));
+  const tags: AlertSubscription[] = rows
+    .flatMap((r) => (r.type === 'tag' && r.value ? [r.value] : []))
+    .sort()
+    .map((value) => ({ type: 'tag', value }));
+  return [...clients, ...priorities, ...tags];
+}
+
+export async function replaceSubscriptions(trx: DB, tenantId: string, userId: string, subs: AlertSubscription[], at: string) {
+  await trx.deleteFrom('alert_subscriptions').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+  if (subs.length === 0) return;
+  await trx
+    .insertInto('alert_subscriptions')
+    .values(
+      subs.map((s) => ({
+        id: randomUUID(),
+        tenant_id: tenantId,
+        user_id: userId,
+        type: s.type,
+        client_id: s.type === 'client' ? s.id : null,
+        value: s.type === 'client' ? null : s.value,
+        created_at: at,
+      })),
+    )
+    .execute();
+}
+
+/** Which of the given ids are clients of the tenant. */
+export async function existingClientIds(db: DB, tenantId: string, ids: string[]) {
+  if (ids.length === 0) return new Set<string>();
+  const rows = await db.selectFrom('clients').select('id').where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Saves a browser's push subscription under the user; a browser that changed hands moves to its new user. */
+export async function upsertPushToken(db: DB, userId: string, sub: { endpoint: string; p256dh: string; auth: string; userAgent: string | null }, at: string) {
+  await db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('user_tokens')
+      .values({ id: randomUUID(), user_id: userId, endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth, user_agent: sub.userAgent, created_at: at, updated_at: at })
+      .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, user_agent: sub.userAgent, updated_at: at }))
+      .execute();
+    const stale = await trx
+      .selectFrom('user_tokens')
+      .select('id')
+      .where('user_id', '=', userId)
+      .orderBy('updated_at', 'desc')
+      .orderBy('id')
+      .offset(MAX_PUSH_TOKENS_PER_USER)
+      .limit(1000)
+      .execute();
+    if (stale.length) await trx.deleteFrom('user_tokens').where('id', 'in', stale.map((s) => s.id)).execute();
+  });
+}
+
+export async function listPushTokens(db: DB, userId: string) {
+  return db.selectFrom('user_tokens').select(['endpoint', 'created_at', 'updated_at']).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+}
+
+export async function deletePushToken(db: DB, userId: string, endpoint: string) {
+  await db.deleteFrom('user_tokens').where('user_id', '=', userId).where('endpoint', '=', endpoint).execute();
+}

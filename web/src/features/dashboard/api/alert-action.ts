@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { AlertDetail } from '../../../../../contract/alerts.ts';
+import { api, ApiError } from '../../../lib/api.ts';
+import { alertsKey, alertsPath } from './alerts-key.ts';
+import { alertDetailKey } from './get-alert.ts';
+
+/** The status changes: POST /alerts/:id/{acknowledge|start|resolve|close}, no body. */
+export type StatusAction = 'acknowledge' | 'start' | 'resolve' | 'close';
+
+export const postAlertAction = (tenantId: string, alertId: string, action: StatusAction) =>
+  api<AlertDetail>(`${alertsPath(tenantId)}/${encodeURIComponent(alertId)}/${action}`, { method: 'POST', body: {} });
+
+/**
+ * Shared by every alert mutation: the answer is the alert's new state, shown at once; lists refresh. A 409 (the alert
+ * changed meanwhile) reloads the alert so the modal shows where it stands now.
+ */
+export function useAlertMutation<V>(tenantId: string, alertId: string, run: (v: V) => Promise<AlertDetail>) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: run,
+    onSuccess: (detail) => {
+      qc.setQueryData(alertDetailKey(tenantId, alertId), detail);
+      void qc.invalidateQueries({ queryKey: alertsKey(tenantId), predicate: (q) => q.queryKey[3] !== 'detail' });
+    },
+    onError: (err) => {
+      if (err instanceof ApiError && (err.status === 409 || err.status === 404)) void qc.invalidateQueries({ queryKey: alertsKey(tenantId) });
+    },
+  });
+}
+
+export const useAlertAction = (tenantId: string, alertId: string) =>
+  useAlertMutation(tenantId, alertId, (action: StatusAction) => postAlertAction(tenantId, alertId, action));

@@ -1,0 +1,16 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import type { ActiveAlertsQuery, AlertList } from '../../../../../contract/alerts.ts';
+import { api, qs } from '../../../lib/api.ts';
+import { alertsKey, alertsPath } from './alerts-key.ts';
+
+export const fetchActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery, signal?: AbortSignal) =>
+  api<AlertList>(`${alertsPath(tenantId)}${qs({ status: filter.status === 'all' ? undefined : filter.status, priority: filter.priority === 'all' ? undefined : filter.priority })}`, { signal });
+
+export const activeAlertsQueryOptions = (tenantId: string, filter: ActiveAlertsQuery) =>
+  queryOptions({
+    queryKey: [...alertsKey(tenantId), 'active', filter],
+    queryFn: ({ signal }) => fetchActiveAlerts(tenantId, filter, signal),
+    placeholderData: keepPreviousData,
+  });
+
+export const useActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery) => useQuery(activeAlertsQueryOptions(tenantId, filter));

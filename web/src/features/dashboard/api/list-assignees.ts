@@ -1,0 +1,12 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { Assignee } from '../../../../../contract/alerts.ts';
+import { api } from '../../../lib/api.ts';
+
+export const assigneesQueryOptions = (tenantId: string) =>
+  queryOptions({
+    queryKey: ['tenant', tenantId, 'assignees'],
+    queryFn: ({ signal }) => api<{ items: Assignee[] }>(`/tenants/${encodeURIComponent(tenantId)}/assignees`, { signal }).then((r) => r.items),
+    staleTime: 60_000,
+  });
+
+export const useAssignees = (tenantId: string, enabled = true) => useQuery({ ...assigneesQueryOptions(tenantId), enabled });

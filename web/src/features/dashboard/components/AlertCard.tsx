@@ -1,0 +1,48 @@
+import { Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconRepeat, IconUser } from '@tabler/icons-react';
+import type { Alert } from '../../../../../contract/alerts.ts';
+import { formatDateTime } from '../../../lib/dates.ts';
+import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from './AlertBadges.tsx';
+
+/** One alert in a list; the whole card opens the detail modal. */
+export function AlertCard({ alert, onOpen }: { alert: Alert; onOpen: (a: Alert) => void }) {
+  return (
+    <UnstyledButton onClick={() => onOpen(alert)} w="100%" aria-label={`Open alert ${alert.title}`} data-testid="alert-card" data-alert-id={alert.id}>
+      <Paper withBorder p="sm" radius="md" style={{ borderLeft: `4px solid var(--mantine-color-${PRIORITY_COLORS[alert.priority]}-filled)` }}>
+        <Stack gap={4}>
+          <Group justify="space-between" gap="xs" wrap="wrap">
+            <Group gap={6} wrap="nowrap">
+              <PriorityBadge priority={alert.priority} />
+              <StatusBadge status={alert.status} />
+              {alert.occurrences > 1 && (
+                <Group gap={2} c="dimmed" wrap="nowrap" title={`Seen ${alert.occurrences} times`}>
+                  <IconRepeat size={14} aria-hidden />
+                  <Text size="xs">×{alert.occurrences}</Text>
+                </Group>
+              )}
+            </Group>
+            <Text size="xs" c="dimmed">
+              {formatDateTime(alert.createdAt)}
+            </Text>
+          </Group>
+          <Text fw={600} style={{ overflowWrap: 'anywhere' }} lineClamp={2}>
+            {alert.title}
+          </Text>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere', minWidth: 0 }} lineClamp={1}>
+              {[alert.source, alert.clientName].filter(Boolean).join(' · ')}
+            </Text>
+            {alert.assigneeName && (
+              <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+                <IconUser size={14} aria-hidden />
+                <Text size="xs" truncate maw={160}>
+                  {alert.assigneeName}
+                </Text>
+              </Group>
+            )}
+          </Group>
+        </Stack>
+      </Paper>
+    </UnstyledButton>
+  );
+}

@@ -1,0 +1,39 @@
+import { Paper, SimpleGrid, Skeleton, Text, ThemeIcon, Group } from '@mantine/core';
+import { IconAlertOctagon, IconAlertTriangle, IconInfoCircle, IconAlertCircle } from '@tabler/icons-react';
+import { ALERT_MSG, type AlertStats } from '../../../../../contract/alerts.ts';
+
+const CARDS = [
+  { key: 'critical', label: ALERT_MSG.statCritical, color: 'red', icon: IconAlertOctagon },
+  { key: 'high', label: ALERT_MSG.statHigh, color: 'orange', icon: IconAlertTriangle },
+  { key: 'medium', label: ALERT_MSG.statMedium, color: 'yellow', icon: IconAlertCircle },
+  { key: 'lowInfo', label: ALERT_MSG.statLowInfo, color: 'blue', icon: IconInfoCircle },
+] as const;
+
+/** The four stat cards of the dashboard: every active alert of the tenant, by priority. */
+export function StatCards({ stats, loading }: { stats: AlertStats | undefined; loading: boolean }) {
+  return (
+    <SimpleGrid cols={{ base: 2, md: 4 }} spacing="md" mb="lg">
+      {CARDS.map((c) => (
+        <Paper key={c.key} withBorder p="md" radius="md" data-testid={`stat-${c.key}`}>
+          <Group justify="space-between" align="flex-start" wrap="nowrap">
+            <div style={{ minWidth: 0 }}>
+              <Text size="sm" c="dimmed" fw={600}>
+                {c.label}
+              </Text>
+              {loading && !stats ? (
+                <Skeleton h={34} w={48} mt={6} />
+              ) : (
+                <Text fz={30} fw={800} lh={1.2} data-testid={`stat-${c.key}-count`}>
+                  {stats ? stats[c.key] : '–'}
+                </Text>
+              )}
+            </div>
+            <ThemeIcon color={c.color} variant="light" size={40} radius="md" aria-hidden>
+              <c.icon size={22} />
+            </ThemeIcon>
+          </Group>
+        </Paper>
+      ))}
+    </SimpleGrid>
+  );
+}

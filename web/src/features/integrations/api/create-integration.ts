@@ -1,0 +1,19 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { IntegrationWithKey } from '../../../../../contract/integrations.ts';
+import { api } from '../../../lib/api.ts';
+import { integrationsKey, integrationsPath } from './list-integrations.ts';
+
+export interface IntegrationInput {
+  name: string;
+  clientId: string | null;
+}
+
+export const createIntegration = (tenantId: string, body: IntegrationInput) => api<IntegrationWithKey>(integrationsPath(tenantId), { method: 'POST', body });
+
+export function useCreateIntegration(tenantId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: IntegrationInput) => createIntegration(tenantId, body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: integrationsKey(tenantId) }),
+  });
+}

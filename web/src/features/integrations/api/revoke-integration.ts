@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import type { Integration } from '../../../../../contract/integrations.ts';
+import { api } from '../../../lib/api.ts';
+import { integrationsKey, integrationsPath } from './list-integrations.ts';
+
+export const revokeIntegration = (tenantId: string, id: string) =>
+  api<Integration>(`${integrationsPath(tenantId)}/${encodeURIComponent(id)}/revoke`, { method: 'POST', body: {} });
+
+export function useRevokeIntegration(tenantId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: string) => revokeIntegration(tenantId, id),
+    onSuccess: () => qc.invalidateQueries({ queryKey: integrationsKey(tenantId) }),
+  });
+}

@@ -1,0 +1,9 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { api } from '../../../lib/api.ts';
+
+export const declinePendingInvitation = (id: string) => api<{ ok: true }>(`/me/invitations/${encodeURIComponent(id)}/decline`, { method: 'POST', body: {} });
+
+export function useDeclinePendingInvitation() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: declinePendingInvitation, onSettled: () => qc.invalidateQueries({ queryKey: ['me'] }) });
+}

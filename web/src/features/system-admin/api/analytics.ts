@@ -1,0 +1,9 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { PlatformAnalytics } from '../../../../../contract/system.ts';
+import { api } from '../../../lib/api.ts';
+
+export const fetchAnalytics = () => api<PlatformAnalytics>('/system/analytics');
+
+export const analyticsQuery = queryOptions({ queryKey: ['system', 'analytics'], queryFn: fetchAnalytics });
+
+export const useAnalytics = () => useQuery(analyticsQuery);

@@ -1,0 +1,16 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import type { TenantDetails } from '../../../../../contract/members.ts';
+import { api, ApiError } from '../../../lib/api.ts';
+import { tenantAdminKey } from './keys.ts';
+
+export const fetchTenantDetails = (tenantId: string, signal?: AbortSignal) => api<TenantDetails>(`/tenants/${encodeURIComponent(tenantId)}/details`, { signal });
+
+export const tenantDetailsQuery = (tenantId: string) =>
+  queryOptions({
+    queryKey: [...tenantAdminKey(tenantId), 'details'],
+    queryFn: ({ signal }) => fetchTenantDetails(tenantId, signal),
+    // A 403 or 404 will not change by asking again.
+    retry: (count, e) => !(e instanceof ApiError && e.status >= 400 && e.status < 500) && count < 2,
+  });
+
+export const useTenantDetails = (tenantId: string) => useQuery(tenantDetailsQuery(tenantId));
