@@ -69,6 +69,7 @@ export const PublicUser = z.object({
   createdAt: z.string(),
   lastSignInAt: z.string().nullable(),
   hasPassword: z.boolean(),
+  emailVerified: z.boolean(),
 });
 export type PublicUser = z.infer<typeof PublicUser>;
 

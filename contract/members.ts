@@ -5,6 +5,7 @@ import { MSG } from './messages.ts';
 
 /** Texts of our own for Tenant Administration and invitations (the spec is silent); server and client say the same. */
 export const MEMBERS_MSG = {
+  verifyByLink: 'To answer this invitation, open the link we emailed you.',
   ownerProtected: 'Owners cannot be edited or removed',
   cannotEditSelf: 'You cannot change your own role',
   cannotRemoveSelf: 'You cannot remove yourself from this organization',

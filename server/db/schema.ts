@@ -13,6 +13,8 @@ export interface UsersTable {
   created_at: string;
   updated_at: string;
   last_sign_in_at: string | null;
+  /** Set when the account proved it reads its mailbox; needed to accept invitations without their link. */
+  email_verified_at?: string | null;
 }
 
 export interface SessionsTable {

@@ -3,6 +3,7 @@ import * as m0001 from './0001_initial.ts';
 import * as m0002 from './0002_members_profile.ts';
 import * as m0003 from './0003_alerts.ts';
 import * as m0004 from './0004_system.ts';
+import * as m0006 from './0006_email_verification.ts';
 import * as m0005 from './0005_clients.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003_alerts': m0003,
   '0004_system': m0004,
   '0005_clients': m0005,
+  '0006_email_verification': m0006,
 };

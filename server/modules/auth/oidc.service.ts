@@ -60,8 +60,9 @@ export async function finishOidc(deps: Deps, currentUrl: URL) {
   if (!email || claims.email_verified === false) throw new Error('the identity provider gave no verified email');
   const byEmail = await findUserByEmail(deps.db, email);
   if (byEmail) {
-    await deps.db.updateTable('users').set({ oidc_subject: claims.sub, updated_at: now() }).where('id', '=', byEmail.id).execute();
-    return { ...byEmail, oidc_subject: claims.sub };
+    const at = now();
+    await deps.db.updateTable('users').set({ oidc_subject: claims.sub, updated_at: at, email_verified_at: at }).where('id', '=', byEmail.id).execute();
+    return { ...byEmail, oidc_subject: claims.sub, email_verified_at: at };
   }
   const at = now();
   const user = {
@@ -75,6 +76,7 @@ export async function finishOidc(deps: Deps, currentUrl: URL) {
     created_at: at,
     updated_at: at,
     last_sign_in_at: null,
+    email_verified_at: at,
   };
   await deps.db.insertInto('users').values(user).execute();
   return user;

@@ -44,7 +44,7 @@ export async function confirmPasswordReset(deps: Deps, token: string, password: 
       .returning('user_id')
       .executeTakeFirst();
     if (!row) return null;
-    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: at }).where('id', '=', row.user_id).execute();
+    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: at, email_verified_at: at }).where('id', '=', row.user_id).execute();
     return row.user_id;
   });
   if (!userId) throw badRequest(OWN_MSG.resetLinkInvalid, { token: OWN_MSG.resetLinkInvalid });

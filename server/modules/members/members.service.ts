@@ -236,6 +236,8 @@ async function joinWithToken(trx: DB, token: string, user: { id: string; email: 
   if (member.email.toLowerCase() !== user.email.toLowerCase()) throw forbidden(MEMBERS_MSG.invitationOtherEmail);
   await spendInvitationTokens(trx, member.tenant_id, member.id, at);
   if (!(await activateMember(trx, member.tenant_id, member.id, user, at))) throw invalidLink();
+  // Following a link mailed to the address proves the mailbox.
+  await trx.updateTable('users').set({ email_verified_at: at }).where('id', '=', user.id).where('email_verified_at', 'is', null).execute();
   return { tenantId: member.tenant_id, tenantName: member.tenant_name };
 }
 
@@ -263,6 +265,7 @@ export async function registerFromInvitation(db: DB, token: string, input: { dis
     created_at: at,
     updated_at: at,
     last_sign_in_at: at,
+    email_verified_at: at,
   };
   try {
     const joined = await db.transaction().execute(async (trx) => {
@@ -289,6 +292,7 @@ export async function acceptPendingInvitation(db: DB, user: UsersTable, memberId
   return db.transaction().execute(async (trx) => {
     const inv = await unsafeFindPendingInvitationForEmail(trx, memberId, user.email, at);
     if (!inv) throw invalidLink();
+    requireVerifiedEmail(user);
     await spendInvitationTokens(trx, inv.tenant_id, inv.id, at);
     if (!(await activateMember(trx, inv.tenant_id, inv.id, user, at))) throw invalidLink();
     return { tenantId: inv.tenant_id, tenantName: inv.tenant_name };
@@ -298,5 +302,14 @@ export async function acceptPendingInvitation(db: DB, user: UsersTable, memberId
 export async function declinePendingInvitation(db: DB, user: UsersTable, memberId: string) {
   const inv = await unsafeFindPendingInvitationForEmail(db, memberId, user.email, now());
   if (!inv) throw invalidLink();
+  requireVerifiedEmail(user);
   await db.transaction().execute((trx) => deleteMember(trx, inv.tenant_id, { id: inv.id, user_id: null }));
+}
+
+/**
+ * Answering an invitation without its link needs an account that has proven it reads the invited mailbox: we do not
+ * verify addresses at sign-up, so whoever registered someone else's address must not be able to take their seat.
+ */
+function requireVerifiedEmail(user: UsersTable) {
+  if (!user.email_verified_at) throw forbidden(MEMBERS_MSG.verifyByLink);
 }

@@ -203,10 +203,25 @@ describeEachDatabase('tenant members and invitations', (t) => {
     const notHers = await b.agent.post(`/api/me/invitations/${forA.id}/accept`, {});
     expect(notHers.statusCode).toBe(404);
     expect(notHers.data.error.message).toBe(MEMBERS_MSG.invitationInvalid);
+    const linkForA = linkToken(env, a.email);
+    // Nobody proved reading these mailboxes yet (sign-up does not verify addresses): only the emailed link works.
+    const unverified = await a.agent.post(`/api/me/invitations/${forA.id}/accept`, {});
+    expect(unverified.statusCode).toBe(403);
+    expect(unverified.data.error.message).toBe(MEMBERS_MSG.verifyByLink);
+    expect((await b.agent.post(`/api/me/invitations/${forB.id}/decline`, {})).statusCode).toBe(403);
+    expect((await a.agent.get('/api/me')).data.user.emailVerified).toBe(false);
+    // A followed password-reset link proves the mailbox, as does Google sign-in.
+    for (const who of [a, b]) {
+      await new Agent(env.app).post('/api/auth/password-reset', { email: who.email });
+      const token = decodeURIComponent(env.mailer.last(who.email).text.match(/token=([^\s]+)/)![1]);
+      expect((await new Agent(env.app).post('/api/auth/password-reset/confirm', { token, password: who.password })).statusCode).toBe(200);
+      await who.agent.post('/api/auth/sign-in', { email: who.email, password: who.password });
+    }
+    expect((await a.agent.get('/api/me')).data.user.emailVerified).toBe(true);
     expect((await a.agent.post(`/api/me/invitations/${forA.id}/accept`, {})).data).toEqual({ tenantId: owner.tenantId, tenantName: 'Banner MSP' });
     expect((await a.agent.get(`/api/tenants/${owner.tenantId}/notification-preferences`)).statusCode).toBe(200);
     // The emailed link of an invitation accepted this way is spent too.
-    expect((await new Agent(env.app).get(`/api/invitations/${linkToken(env, a.email)}`)).statusCode).toBe(404);
+    expect((await new Agent(env.app).get(`/api/invitations/${linkForA}`)).statusCode).toBe(404);
 
     expect((await b.agent.post(`/api/me/invitations/${forB.id}/decline`, {})).statusCode).toBe(200);
     expect((await b.agent.get('/api/me')).data.pendingInvitations).toEqual([]);

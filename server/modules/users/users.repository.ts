@@ -11,6 +11,7 @@ export function toPublicUser(u: UsersTable) {
     createdAt: u.created_at,
     lastSignInAt: u.last_sign_in_at,
     hasPassword: u.password_hash !== null,
+    emailVerified: !!u.email_verified_at,
   };
 }
 

@@ -3,6 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { IconMailOpened } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { PendingInvitation } from '../../../../../contract/auth.ts';
+import { MEMBERS_MSG } from '../../../../../contract/members.ts';
 import { useCurrentTenant, useSignedInMe } from '../../../app/session.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useAcceptPendingInvitation } from '../api/accept-pending-invitation.ts';
@@ -22,6 +23,7 @@ export function PendingInvitationsBanner() {
 }
 
 function InvitationAlert({ invitation }: { invitation: PendingInvitation }) {
+  const me = useSignedInMe();
   const accept = useAcceptPendingInvitation();
   const decline = useDeclinePendingInvitation();
   const { setTenantId } = useCurrentTenant();
@@ -53,6 +55,11 @@ function InvitationAlert({ invitation }: { invitation: PendingInvitation }) {
         <Text size="sm">
           {invitation.invitedByName ?? 'An administrator'} invited you to join {invitation.tenantName} as {role}.
         </Text>
+        {!me.user.emailVerified ? (
+          <Text size="sm" fw={600} data-testid="invitation-verify-hint">
+            {MEMBERS_MSG.verifyByLink}
+          </Text>
+        ) : (
         <Group gap="xs">
           <Button size="xs" onClick={onAccept} loading={accept.isPending}>
             Accept
@@ -61,6 +68,7 @@ function InvitationAlert({ invitation }: { invitation: PendingInvitation }) {
             Decline
           </Button>
         </Group>
+        )}
       </Group>
     </Alert>
   );
