@@ -1,10 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
 import { MSG, OWN_MSG } from '../contract/messages.ts';
 import { PROFILE_MSG } from '../contract/profile.ts';
 import { chromiumAvailable, launchBrowser, newPage, registerThroughWizard, screenshot, startServer, type E2EServer } from './support.ts';
-import { uniqueEmail } from '../server/test/factories.ts';
+import { insertClient, uniqueEmail } from '../server/test/factories.ts';
 
 /** Clicks the visible label of a control whose own input Mantine hides (chips, segmented controls, switches). */
 async function clickLabelOf(input: Locator) {
@@ -33,35 +32,7 @@ describe.skipIf(!chromiumAvailable())('profile and settings in Chromium', () => 
       .where('email', '=', ownerEmail)
       .where('role', '=', 'owner')
       .executeTakeFirstOrThrow();
-    const at = new Date().toISOString();
-    await db
-      .insertInto('clients')
-      .values({
-        id: randomUUID(),
-        tenant_id: member.tenant_id,
-        name,
-        name_lower: name.toLowerCase(),
-        description: null,
-        contact_name: null,
-        contact_email: null,
-        contact_phone: null,
-        address: null,
-        city: null,
-        state: null,
-        zip_code: null,
-        country: null,
-        website: null,
-        industry: null,
-        size: null,
-        status: 'active',
-        tags: '[]',
-        custom_fields: '{}',
-        search_text: name.toLowerCase(),
-        created_by: 'e2e',
-        created_at: at,
-        updated_at: at,
-      })
-      .execute();
+    await insertClient(db, member.tenant_id, name);
   }
 
   it('changes the display name, keeps the email read-only, and switches the theme', async () => {

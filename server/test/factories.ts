@@ -52,3 +52,15 @@ export async function superAdmin(deps: Deps, app: FastifyInstance) {
   if (res.statusCode !== 200) throw new Error(`super admin sign-in failed: ${res.body}`);
   return { agent, email };
 }
+
+/** A client row written straight to the database, for tests whose subject is not the clients API. */
+export async function insertClient(db: Deps['db'], tenantId: string, name = 'Client') {
+  const id = randomBytes(16).toString('hex');
+  const at = new Date().toISOString();
+  const lower = name.toLowerCase();
+  await db
+    .insertInto('clients')
+    .values({ id, tenant_id: tenantId, name, name_lower: lower, status: 'active', tags: '[]', custom_fields: '{}', search_text: lower, created_by: 'test', created_at: at, updated_at: at })
+    .execute();
+  return id;
+}

@@ -83,37 +83,4 @@ export async function openEventStream(app: FastifyInstance, url: string, cookie:
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A client row written directly (the clients API belongs to another module; alerts only need the row). */
-export async function insertClient(db: import('../../db/database.ts').DB, tenantId: string, name: string) {
-  const id = crypto.randomUUID();
-  const at = new Date().toISOString();
-  await db
-    .insertInto('clients')
-    .values({
-      id,
-      tenant_id: tenantId,
-      name,
-      name_lower: name.toLowerCase(),
-      description: null,
-      contact_name: null,
-      contact_email: null,
-      contact_phone: null,
-      address: null,
-      city: null,
-      state: null,
-      zip_code: null,
-      country: null,
-      website: null,
-      industry: null,
-      size: null,
-      status: 'active',
-      tags: '[]',
-      custom_fields: '{}',
-      search_text: name.toLowerCase(),
-      created_by: 'test',
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
-  return id;
-}
+export { insertClient } from '../../test/factories.ts';

@@ -1,45 +1,10 @@
-import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { MSG, OWN_MSG } from '../../../contract/messages.ts';
 import { DEFAULT_NOTIFICATION_PREFERENCES, PROFILE_MSG } from '../../../contract/profile.ts';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
-import { addMember, registerOwner } from '../../test/factories.ts';
-import type { Deps } from '../../deps.ts';
+import { addMember, insertClient, registerOwner } from '../../test/factories.ts';
 
 /** A client row straight in the database: the clients API belongs to another module. */
-async function insertClient(deps: Deps, tenantId: string, name: string) {
-  const id = randomUUID();
-  const at = new Date().toISOString();
-  await deps.db
-    .insertInto('clients')
-    .values({
-      id,
-      tenant_id: tenantId,
-      name,
-      name_lower: name.toLowerCase(),
-      description: null,
-      contact_name: null,
-      contact_email: null,
-      contact_phone: null,
-      address: null,
-      city: null,
-      state: null,
-      zip_code: null,
-      country: null,
-      website: null,
-      industry: null,
-      size: null,
-      status: 'active',
-      tags: '[]',
-      custom_fields: '{}',
-      search_text: name.toLowerCase(),
-      created_by: 'test',
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
-  return id;
-}
 
 const subscription = (endpoint: string) => ({
   token: { endpoint, expirationTime: null, keys: { p256dh: 'BNcRdreALRFXTkOOUHK1EtK2wtaz5Ry4YfYCA_0QTpQtUbVlUls0VJXg7A8u-Ts1XbjhazAkj7I99e8QcYP7DkM', auth: 'tBHItJI5svbpez7KI4CCXg' } },
@@ -134,7 +99,7 @@ describeEachDatabase('profile and settings', (t) => {
       push: { enabled: true },
     });
 
-    const web = await insertClient(deps, owner.tenantId, 'Globex');
+    const web = await insertClient(deps.db, owner.tenantId, 'Globex');
     const body = {
       email: { enabled: true, alertNotifications: false, weeklyDigest: false, systemUpdates: true },
       sms: { enabled: true, alertTypes: ['critical', 'critical', 'medium'] },
@@ -191,7 +156,7 @@ describeEachDatabase('profile and settings', (t) => {
     const { app, deps } = t();
     const owner = await registerOwner(app);
     const other = await registerOwner(app, { tenantName: 'Other' });
-    const foreignClient = await insertClient(deps, other.tenantId, 'Not yours');
+    const foreignClient = await insertClient(deps.db, other.tenantId, 'Not yours');
     const url = `/api/tenants/${owner.tenantId}/notification-preferences`;
     const base = { ...DEFAULT_NOTIFICATION_PREFERENCES };
     const cases: Array<[Record<string, unknown>, string, string]> = [

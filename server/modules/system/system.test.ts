@@ -6,22 +6,13 @@ import { DEFAULT_PLANS } from '../../../contract/plans.ts';
 import { SYSTEM_MSG } from '../../../contract/system.ts';
 import type { Deps } from '../../deps.ts';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
-import { addMember, registerOwner, superAdmin, uniqueEmail } from '../../test/factories.ts';
+import { addMember, insertClient, registerOwner, superAdmin, uniqueEmail } from '../../test/factories.ts';
 import { adminChangeRefusal } from './system.policy.ts';
 import { analyticsWindow } from './system.service.ts';
 
 // Rows of other modules' tables, written straight to the database as those modules would.
 const anyDb = (deps: Deps) => deps.db as unknown as Kysely<any>;
 
-async function insertClient(deps: Deps, tenantId: string, name = 'Client') {
-  const at = new Date().toISOString();
-  const id = randomUUID();
-  await anyDb(deps)
-    .insertInto('clients')
-    .values({ id, tenant_id: tenantId, name, name_lower: name.toLowerCase(), status: 'active', tags: '[]', custom_fields: '{}', search_text: name.toLowerCase(), created_by: 'test', created_at: at, updated_at: at })
-    .execute();
-  return id;
-}
 
 async function insertAlert(deps: Deps, tenantId: string, opts: { priority?: string; createdAt?: string } = {}) {
   const at = opts.createdAt ?? new Date().toISOString();
@@ -129,7 +120,7 @@ describeEachDatabase('system administration: tenants', (t) => {
     const owner = await registerOwner(app, { tenantName: 'Counted MSP', plan: 'growth' });
     await addMember(deps, app, owner.tenantId, 'user');
     await addMember(deps, app, owner.tenantId, 'admin');
-    for (let i = 0; i < 3; i++) await insertClient(deps, owner.tenantId, `Client ${i}`);
+    for (let i = 0; i < 3; i++) await insertClient(deps.db, owner.tenantId, `Client ${i}`);
     // An invitation not yet accepted is not a user of the tenant.
     await deps.db
       .insertInto('tenant_members')
@@ -216,7 +207,7 @@ describeEachDatabase('system administration: tenants', (t) => {
     const member = await addMember(deps, app, doomed.tenantId, 'user');
     await addMember(deps, app, kept.tenantId, 'user');
     for (const id of [doomed.tenantId, kept.tenantId]) {
-      const client = await insertClient(deps, id);
+      const client = await insertClient(deps.db, id);
       expect(client).toBeTruthy();
       await insertAlert(deps, id);
       await insertAlert(deps, id, { priority: 'critical' });
@@ -340,8 +331,8 @@ describeEachDatabase('system administration: analytics', (t) => {
     const a = await registerOwner(app, { plan: 'growth' });
     const b = await registerOwner(app, { plan: 'growth' });
     await registerOwner(app, { plan: 'scale' });
-    await insertClient(deps, a.tenantId);
-    await insertClient(deps, b.tenantId);
+    await insertClient(deps.db, a.tenantId);
+    await insertClient(deps.db, b.tenantId);
     const day = (n: number) => new Date(Date.now() - n * 86_400_000).toISOString();
     await insertAlert(deps, a.tenantId, { priority: 'critical' });
     await insertAlert(deps, b.tenantId, { priority: 'critical' });
