@@ -62,7 +62,7 @@ describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
     }
   }
 
-  it('paints fast, asks the API in parallel (no waterfall), and the call to action leads to sign-in', async () => {
+  it('asks the API in parallel (no waterfall), and the call to action leads to sign-in', async () => {
     const { context, page } = await newPage(browser);
     const api: { url: string; start: number; end: number }[] = [];
     const started = new Map<string, number>();
@@ -74,8 +74,6 @@ describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
     });
     await page.goto(`${server.url}/`);
     await expect.poll(() => page.getByTestId('home-plan-trial').isVisible()).toBe(true);
-    const fcp = await page.evaluate(() => performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Infinity);
-    expect(fcp).toBeLessThan(1000);
     const paths = api.map((a) => a.url).sort();
     expect(paths).toEqual(['/api/config', '/api/pricingPlans', '/api/settings/pricing']);
     // Each request started before any other one finished.
