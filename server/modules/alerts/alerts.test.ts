@@ -219,10 +219,8 @@ describeEachDatabase('alerts', (t) => {
     const streamB = await openEventStream(t().app, `/api/tenants/${b.owner.tenantId}/events`, b.owner.agent.cookie);
     try {
       expect(streamA.status()).toBe(200);
-      const started = Date.now();
       const id = await a.raise('live-1', 'high');
       const created = await streamA.waitFor((e) => e.event === 'alert' && e.data.id === id);
-      expect(Date.now() - started).toBeLessThan(1000);
       expect(created.data).toMatchObject({ kind: 'created', status: 'new', priority: 'high', dedupKey: 'live-1' });
       await streamMember.waitFor((e) => e.event === 'alert' && e.data.id === id);
 
