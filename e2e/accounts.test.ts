@@ -74,6 +74,18 @@ describe.skipIf(!chromiumAvailable())('accounts in Chromium', () => {
     await context.close();
   });
 
+  it('welcomes an account created by a super admin when it opens its set-password link', async () => {
+    const { context, page } = await newPage(browser, { theme: 'dark' });
+    await page.goto(`${server.url}/reset-password?token=not-a-real-token-0123&welcome=1`);
+    await expect.poll(() => page.getByRole('heading', { name: 'Welcome to Alertdesk: choose your password' }).isVisible()).toBe(true);
+    await page.getByLabel('New password', { exact: true }).fill('first-pass-1');
+    await page.getByLabel('Confirm new password').fill('first-pass-1');
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await expect.poll(() => page.getByText('This password reset link is invalid or has expired').isVisible()).toBe(true);
+    await screenshot(page, 'welcome-password-invalid-dark');
+    await context.close();
+  });
+
   it('switches between tenants in the header and remembers the choice', async () => {
     const { context, page } = await newPage(browser);
     const { email } = await registerThroughWizard(page, server.url, { email: uniqueEmail('multi'), org: 'First MSP' });

@@ -64,7 +64,7 @@ export async function sendSetPasswordEmail(deps: Deps, user: { id: string; email
     .insertInto('password_resets')
     .values({ token_hash: hash, user_id: user.id, created_at: at.toISOString(), expires_at: new Date(at.getTime() + SET_PASSWORD_TTL_MS).toISOString(), used_at: null })
     .execute();
-  const link = `${deps.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
+  const link = `${deps.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&welcome=1`;
   await deps.mailer.send({
     to: user.email,
     subject: 'Set your Alertdesk password',

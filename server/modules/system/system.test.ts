@@ -269,6 +269,8 @@ describeEachDatabase('system administration: users', (t) => {
 
     const mail = mailer.last(email);
     expect(mail.subject).toBe('Set your Alertdesk password');
+    // The link opens the password page in its welcome wording.
+    expect(mail.text).toMatch(/reset-password\?token=[A-Za-z0-9_%-]+&welcome=1/);
     const token = decodeURIComponent(mail.text.match(/reset-password\?token=([A-Za-z0-9_%-]+)/)![1]);
     const set = await new Agent(app).post('/api/auth/password-reset/confirm', { token, password: 'first-pass-1' });
     expect(set.statusCode).toBe(200);

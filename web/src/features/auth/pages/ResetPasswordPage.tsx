@@ -10,6 +10,8 @@ import { confirmPasswordReset } from '../api/auth.ts';
 export function ResetPasswordPage() {
   const [params] = useSearchParams();
   const token = params.get('token') ?? '';
+  // Accounts created by a super admin get the same kind of link to choose their first password.
+  const welcome = params.get('welcome') === '1';
   const [password, setPassword] = useState('');
   const [confirm, setConfirm] = useState('');
   const [error, setError] = useState<{ field: 'password' | 'confirm' | 'form'; message: string } | null>(null);
@@ -38,10 +40,10 @@ export function ResetPasswordPage() {
       <Paper withBorder radius="md" p="xl" w="100%" maw={420}>
         <form onSubmit={submit} noValidate>
           <Stack>
-            <Title order={2}>Choose a new password</Title>
+            <Title order={2}>{welcome ? 'Welcome to Alertdesk: choose your password' : 'Choose a new password'}</Title>
             {done ? (
               <>
-                <Alert color="green">Your password has been changed. Sign in with your new password.</Alert>
+                <Alert color="green">{welcome ? 'Your password is set. Sign in to get started.' : 'Your password has been changed. Sign in with your new password.'}</Alert>
                 <Button component={Link} to="/login">
                   Go to sign in
                 </Button>
