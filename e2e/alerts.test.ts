@@ -1,14 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
 import { ALERT_MSG } from '../contract/alerts.ts';
 import { INTEGRATION_MSG } from '../contract/integrations.ts';
-import { chromiumAvailable, launchBrowser, newPage, registerThroughWizard, screenshot, startServer, type E2EServer } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, type E2EServer, withServerAndBrowser } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
-import type { E2EServer as Server } from './support.ts';
 
 /** A second person: registered through the API, then made an active member of the tenant (as an accepted invitation would). */
-async function addMember(server: Server, tenantId: string, name: string) {
+async function addMember(server: E2EServer, tenantId: string, name: string) {
   const email = uniqueEmail('member');
   const password = 'secret123';
   const res = await fetch(`${server.url}/api/functions/registerUserWithTenant`, {
@@ -50,14 +49,7 @@ const count = (page: Page, key: string) => page.getByTestId(`stat-${key}-count`)
 describe.skipIf(!chromiumAvailable())('alerts in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   it('shows events from every endpoint live on every open dashboard, and handles one through the modal', async () => {
     const { context, page } = await newPage(browser);

@@ -1,20 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
-import { chromiumAvailable, launchBrowser, newPage, registerThroughWizard, screenshot, startServer, type E2EServer } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, type E2EServer, withServerAndBrowser } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 
 describe.skipIf(!chromiumAvailable())('foundation in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   it('registers through the wizard, lands on the dashboard, signs out and back in', async () => {
     const { context, page } = await newPage(browser);

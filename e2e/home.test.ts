@@ -1,19 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
-import { chromiumAvailable, launchBrowser, newPage, screenshot, startServer, type E2EServer } from './support.ts';
+import { chromiumAvailable, newPage, screenshot, type E2EServer, withServerAndBrowser } from './support.ts';
 
 describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   async function expectSections(page: Page) {
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toContain('Every alert, every client');

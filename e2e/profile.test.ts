@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
 import { MSG, OWN_MSG } from '../contract/messages.ts';
 import { PROFILE_MSG } from '../contract/profile.ts';
-import { chromiumAvailable, launchBrowser, newPage, registerThroughWizard, screenshot, startServer, type E2EServer } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, type E2EServer, withServerAndBrowser } from './support.ts';
 import { insertClient, uniqueEmail } from '../server/test/factories.ts';
 
 /** Clicks the visible label of a control whose own input Mantine hides (chips, segmented controls, switches). */
@@ -14,14 +14,7 @@ async function clickLabelOf(input: Locator) {
 describe.skipIf(!chromiumAvailable())('profile and settings in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   /** A client of the tenant, straight in the database (the clients screens are another feature's). */
   async function addClient(ownerEmail: string, name: string) {

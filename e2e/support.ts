@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { loadConfig, type Config } from '../server/config.ts';
 import { buildApp } from '../server/app.ts';
@@ -93,4 +93,22 @@ export async function registerThroughWizard(page: Page, baseUrl: string, opts: {
   await page.getByRole('button', { name: 'Complete Registration' }).click();
   await page.waitForURL('**/app/dashboard', { timeout: 10_000 });
   return { email: opts.email, password };
+}
+
+/**
+ * One server and one browser for the enclosing describe block: started before its tests, closed after them.
+ * `ready` hands them to the block's own variables.
+ */
+export function withServerAndBrowser(ready: (server: E2EServer, browser: Browser) => void, overrides: () => Partial<Config> = () => ({})) {
+  let server: E2EServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    server = await startServer(overrides());
+    browser = await launchBrowser();
+    ready(server, browser);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
 }

@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
 import { MEMBERS_MSG } from '../contract/members.ts';
-import { chromiumAvailable, launchBrowser, newPage, registerThroughWizard, screenshot, startServer, type E2EServer } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, type E2EServer, withServerAndBrowser } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 
 const row = (page: Page, email: string) => page.locator(`[data-testid="member-row"][data-email="${email}"]`);
@@ -10,14 +10,7 @@ const row = (page: Page, email: string) => page.locator(`[data-testid="member-ro
 describe.skipIf(!chromiumAvailable())('tenant administration in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
-  beforeAll(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-  afterAll(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
 
   /** The invitation link out of the last mail the server sent to `email`. */
   const invitationLink = (email: string) => {

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Pagination, Paper, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconBuildingSkyscraper, IconPencil, IconPlus, IconSearch, IconTrash } from '@tabler/icons-react';
+import { IconBuildingSkyscraper, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
 import { tenantDeleteConfirm, type AdminTenant } from '../../../../../contract/system.ts';
 import { LoadError, StatePanel } from '../../../components/AccessState.tsx';
@@ -13,8 +13,8 @@ import { useAllPlans } from '../api/list-pricing-plans.ts';
 import { useTenants } from '../api/list-tenants.ts';
 import { ConfirmDeleteModal } from './ConfirmDeleteModal.tsx';
 import { TenantFormModal } from './TenantFormModal.tsx';
+import { ADMIN_PAGE_SIZE, ListFooter, ListSearch } from './ListControls.tsx';
 
-const PAGE_SIZE = 20;
 
 function TenantActions({ tenant, canEdit, onEdit, onDelete }: { tenant: AdminTenant; canEdit: boolean; onEdit: () => void; onDelete: () => void }) {
   return (
@@ -43,7 +43,7 @@ export function TenantsTab() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const [page, setPage] = useState(1);
-  const tenants = useTenants({ page, pageSize: PAGE_SIZE, search: debounced || undefined });
+  const tenants = useTenants({ page, pageSize: ADMIN_PAGE_SIZE, search: debounced || undefined });
   const plans = useAllPlans();
   const [editing, setEditing] = useState<AdminTenant | 'new' | null>(null);
   const [deleting, setDeleting] = useState<AdminTenant | null>(null);
@@ -167,12 +167,7 @@ export function TenantsTab() {
     body = (
       <Stack>
         {list}
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {total} {total === 1 ? 'tenant' : 'tenants'}
-          </Text>
-          {total > PAGE_SIZE && <Pagination total={Math.ceil(total / PAGE_SIZE)} value={page} onChange={setPage} size="sm" />}
-        </Group>
+        <ListFooter total={total} noun={['tenant', 'tenants']} page={page} onPage={setPage} />
       </Stack>
     );
   }
@@ -180,16 +175,14 @@ export function TenantsTab() {
   return (
     <Stack>
       <Group justify="space-between" gap="sm">
-        <TextInput
+        <ListSearch
+          label="Search tenants"
           placeholder="Search tenants"
-          aria-label="Search tenants"
-          leftSection={<IconSearch size={16} />}
           value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
+          onChange={(value) => {
+            setSearch(value);
             setPage(1);
           }}
-          w={{ base: '100%', xs: 280 }}
         />
         <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={!plans.data}>
           Add Tenant

@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { ActionIcon, Avatar, Badge, Button, Group, Pagination, Paper, Stack, Table, Text, TextInput, Tooltip } from '@mantine/core';
+import { ActionIcon, Avatar, Badge, Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconPencil, IconPlus, IconSearch, IconTrash, IconUsers } from '@tabler/icons-react';
+import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
 import { SYSTEM_MSG, userDeleteConfirm, type AdminUser } from '../../../../../contract/system.ts';
 import { useSignedInMe } from '../../../app/session.tsx';
@@ -13,8 +13,8 @@ import { useDeleteUser } from '../api/delete-user.ts';
 import { useUsers } from '../api/list-users.ts';
 import { ConfirmDeleteModal } from './ConfirmDeleteModal.tsx';
 import { UserFormModal } from './UserFormModal.tsx';
+import { ADMIN_PAGE_SIZE, ListFooter, ListSearch } from './ListControls.tsx';
 
-const PAGE_SIZE = 20;
 
 const RoleBadge = ({ u }: { u: AdminUser }) => (
   <Badge variant={u.role === 'superAdmin' ? 'filled' : 'light'} color={u.role === 'superAdmin' ? 'orange' : 'gray'}>
@@ -62,7 +62,7 @@ export function UsersTab() {
   const [search, setSearch] = useState('');
   const [debounced] = useDebouncedValue(search.trim(), 250);
   const [page, setPage] = useState(1);
-  const users = useUsers({ page, pageSize: PAGE_SIZE, search: debounced || undefined });
+  const users = useUsers({ page, pageSize: ADMIN_PAGE_SIZE, search: debounced || undefined });
   const [editing, setEditing] = useState<AdminUser | 'new' | null>(null);
   const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const remove = useDeleteUser();
@@ -162,12 +162,7 @@ export function UsersTab() {
     body = (
       <Stack>
         {list}
-        <Group justify="space-between">
-          <Text size="sm" c="dimmed">
-            {total} {total === 1 ? 'user' : 'users'}
-          </Text>
-          {total > PAGE_SIZE && <Pagination total={Math.ceil(total / PAGE_SIZE)} value={page} onChange={setPage} size="sm" />}
-        </Group>
+        <ListFooter total={total} noun={['user', 'users']} page={page} onPage={setPage} />
       </Stack>
     );
   }
@@ -175,16 +170,14 @@ export function UsersTab() {
   return (
     <Stack>
       <Group justify="space-between" gap="sm">
-        <TextInput
+        <ListSearch
+          label="Search users"
           placeholder="Search by name or email"
-          aria-label="Search users"
-          leftSection={<IconSearch size={16} />}
           value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
+          onChange={(value) => {
+            setSearch(value);
             setPage(1);
           }}
-          w={{ base: '100%', xs: 280 }}
         />
         <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')}>
           Add User
