@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { DB } from '../db/database.ts';
 import type { MemberRole, TenantAbilities } from '../../contract/auth.ts';
 import type { TenantsTable } from '../db/schema.ts';
-import { findActiveMember, findTenant } from '../modules/tenants/tenants.repository.ts';
+import { findTenantForUser } from '../modules/tenants/tenants.repository.ts';
 import { resolveRole, tenantAbilities } from '../modules/tenants/tenants.policy.ts';
 import { requireUser, type SessionUser } from './session.ts';
 import { forbidden, notFound } from './errors.ts';
@@ -20,12 +20,11 @@ export interface TenantContext {
  */
 export async function requireTenant(db: DB, req: FastifyRequest, tenantId: string): Promise<TenantContext> {
   const user = requireUser(req);
-  const tenant = await findTenant(db, tenantId);
-  if (!tenant) throw notFound();
-  const member = await findActiveMember(db, tenantId, user.id);
-  const role = resolveRole(user.id, tenant, member);
-  if (!role || (!member && tenant.owner_id !== user.id)) throw notFound();
-  return { user, tenant, role, abilities: tenantAbilities(role) };
+  const found = await findTenantForUser(db, tenantId, user.id);
+  if (!found) throw notFound();
+  const role = resolveRole(user.id, found.tenant, found.memberRole ? { role: found.memberRole } : undefined);
+  if (!role) throw notFound();
+  return { user, tenant: found.tenant, role, abilities: tenantAbilities(role) };
 }
 
 /** Throws 403 unless the caller holds the ability in this tenant. */

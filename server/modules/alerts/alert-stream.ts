@@ -3,7 +3,7 @@ import type { FastifyReply } from 'fastify';
 import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
-import { findActiveMember, findTenant } from '../tenants/tenants.repository.ts';
+import { findTenantForUser } from '../tenants/tenants.repository.ts';
 import type { AlertBus, BusMessage } from './alert-bus.ts';
 
 const HEARTBEAT_MS = 25_000;
@@ -82,9 +82,8 @@ export class AlertStreams {
       .where('expires_at', '>', now())
       .executeTakeFirst();
     if (!session) return false;
-    const tenant = await findTenant(this.db, ctx.tenant.id);
-    if (!tenant) return false;
-    return tenant.owner_id === ctx.user.id || !!(await findActiveMember(this.db, ctx.tenant.id, ctx.user.id));
+    const found = await findTenantForUser(this.db, ctx.tenant.id, ctx.user.id);
+    return !!found && (found.tenant.owner_id === ctx.user.id || found.memberRole !== null);
   }
 
   /** Ends every stream (server shutdown: open streams would otherwise keep it waiting). */

@@ -34,12 +34,18 @@ export async function listUserTenants(db: DB, userId: string) {
     .execute();
 }
 
-export async function findActiveMember(db: DB, tenantId: string, userId: string) {
-  return db
-    .selectFrom('tenant_members')
-    .selectAll()
-    .where('tenant_id', '=', tenantId)
-    .where('user_id', '=', userId)
-    .where('status', '=', 'active')
+/** The tenant and, in the same query, the caller's active membership role in it (null when not a member). */
+export async function findTenantForUser(db: DB, tenantId: string, userId: string) {
+  const row = await db
+    .selectFrom('tenants')
+    .leftJoin('tenant_members', (join) =>
+      join.onRef('tenant_members.tenant_id', '=', 'tenants.id').on('tenant_members.user_id', '=', userId).on('tenant_members.status', '=', 'active'),
+    )
+    .selectAll('tenants')
+    .select('tenant_members.role as member_role')
+    .where('tenants.id', '=', tenantId)
     .executeTakeFirst();
+  if (!row) return undefined;
+  const { member_role, ...tenant } = row;
+  return { tenant, memberRole: member_role };
 }
