@@ -1,7 +1,15 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import importPlugin from 'eslint-plugin-import';
 import globals from 'globals';
+
+// Every feature of the web app: each may use shared code (components/, lib/) but no other feature.
+const FEATURES = fs
+  .readdirSync(new URL('./web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
 
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'web/public/**', 'e2e/screenshots/**'] },
@@ -19,5 +27,50 @@ export default tseslint.config(
     files: ['web/src/**/*.tsx', 'web/src/**/*.ts'],
     plugins: { 'react-hooks': reactHooks },
     rules: { 'react-hooks/rules-of-hooks': 'error', 'react-hooks/exhaustive-deps': 'warn' },
+  },
+  // The web app's import direction: app → features → shared (components/, lib/), never feature → feature
+  // (bulletproof-react). Imports carry their .ts/.tsx extension, so the plain node resolver finds every file.
+  {
+    files: ['web/src/**/*.tsx', 'web/src/**/*.ts'],
+    plugins: { import: importPlugin },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.tsx', '.js'] } },
+      // Without these, the plugin reads only .js files when following imports, and no-cycle sees no cycle in .ts/.tsx.
+      'import/extensions': ['.ts', '.tsx', '.js'],
+      'import/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+    },
+    rules: {
+      // A restriction only applies to imports that resolve: an unresolvable one must fail rather than slip through.
+      'import/no-unresolved': 'error',
+      'import/no-cycle': 'error',
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './web/src/features',
+              from: './web/src/app',
+              message: 'Features do not import the app layer: shared code belongs in web/src/lib or web/src/components.',
+            },
+            {
+              target: ['./web/src/components', './web/src/lib'],
+              from: ['./web/src/app', './web/src/features'],
+              message: 'Shared code (components/, lib/) imports neither the app layer nor a feature.',
+            },
+            ...FEATURES.map((name) => ({
+              target: `./web/src/features/${name}`,
+              from: './web/src/features',
+              except: [`./${name}`],
+              message: 'A feature does not import another feature: compose them in web/src/app, or move the shared piece to components/ or lib/.',
+            })),
+            {
+              target: './web/src',
+              from: './server',
+              message: 'The web app shares only contract/ with the server.',
+            },
+          ],
+        },
+      ],
+    },
   },
 );

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { listOf } from './common.ts';
+import { boundedJson, JSON_LIMITS, listOf } from './common.ts';
 import { AlertPriority } from './alerts.ts';
 
 export const INTEGRATION_KEY_LENGTH = 32;
@@ -80,7 +80,7 @@ export const PagerDutyEvent = z
         component: text(1024).optional(),
         group: text(1024).optional(),
         class: text(1024).optional(),
-        custom_details: z.unknown().optional(),
+        custom_details: boundedJson(z.unknown(), JSON_LIMITS.metadataChars).optional(),
       })
       .optional(),
     client: text(1024).optional(),
@@ -98,13 +98,15 @@ export type PagerDutyEvent = z.infer<typeof PagerDutyEvent>;
 export const PagerDutyAccepted = z.object({ status: z.literal('success'), message: z.string(), dedup_key: z.string() });
 export const PagerDutyError = z.object({ status: z.string(), message: z.string(), errors: z.array(z.string()).optional() });
 
-const labelMap = z.record(z.string(), z.string());
+/** Alertmanager labels (they become tags) and annotations (they become the title, description and metadata). */
+const labelMap = boundedJson(z.record(z.string(), z.string()), JSON_LIMITS.labelsChars);
+const annotationMap = boundedJson(z.record(z.string(), z.string()), JSON_LIMITS.metadataChars);
 
 /** One alert of a Prometheus Alertmanager webhook (payload version 4). */
 export const AlertmanagerAlert = z.object({
   status: z.enum(['firing', 'resolved']).optional(),
   labels: labelMap,
-  annotations: labelMap.optional(),
+  annotations: annotationMap.optional(),
   startsAt: z.string().max(64).optional(),
   endsAt: z.string().max(64).optional(),
   generatorURL: text(4096).optional(),
@@ -121,7 +123,7 @@ export const AlertmanagerWebhook = z
     receiver: text(1024).optional(),
     groupLabels: labelMap.optional(),
     commonLabels: labelMap.optional(),
-    commonAnnotations: labelMap.optional(),
+    commonAnnotations: annotationMap.optional(),
     externalURL: text(4096).optional(),
     alerts: z.array(AlertmanagerAlert, { error: 'alerts must be a list' }).min(1, 'alerts must not be empty').max(1000, 'At most 1000 alerts per request'),
   })
@@ -140,7 +142,7 @@ export const GenericEvent = z
     /** A client of the tenant, by id or by name. */
     client: text(200).optional(),
     tags: z.array(text(200)).max(50, 'At most 50 tags').optional(),
-    metadata: z.record(z.string(), z.unknown()).optional(),
+    metadata: boundedJson(z.record(z.string(), z.unknown()), JSON_LIMITS.metadataChars).optional(),
   })
   .superRefine((e, ctx) => {
     if (e.action === 'trigger' && !e.title) ctx.addIssue({ code: 'custom', path: ['title'], message: 'title is required' });

@@ -82,6 +82,7 @@ export const OWN_MSG = {
   invalidCredentials: 'Invalid email or password',
   emailTaken: 'An account with this email already exists',
   tooManyAttempts: 'Too many sign-in attempts. Please try again later.',
+  tooManyRequests: 'Too many requests. Please try again later.',
   notSignedIn: 'You must be signed in',
   notFound: 'Not found',
   forbidden: 'You do not have permission to do this',
@@ -89,6 +90,8 @@ export const OWN_MSG = {
   resetLinkInvalid: 'This password reset link is invalid or has expired',
   resetEmailSent: 'If an account exists for this email, a reset link has been sent.',
   crossOrigin: 'Cross-origin request refused',
+  tooManyStreams: 'Too many live connections are open for this account. Close some tabs and try again.',
+  unavailable: 'The service is temporarily unavailable. Please try again in a moment.',
   alreadyHasTenant: 'You already belong to an organization',
   oidcNotConfigured: 'Sign in with Google is not configured on this server',
 } as const;

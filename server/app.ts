@@ -10,9 +10,12 @@ import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { migrate, openDatabase, ping, type DatabaseHandle } from './db/database.ts';
 import type { Deps } from './deps.ts';
-import { badRequest, registerErrorHandling } from './http/errors.ts';
+import { registerErrorHandling } from './http/errors.ts';
+import { registerBodyGuard } from './http/body-guard.ts';
+import { requestSerializer } from './http/log-redaction.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSession } from './http/session.ts';
+import { registerTenantContext } from './http/tenant-context.ts';
 import { createMailer, type Mailer } from './modules/mail/mailer.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { seedDefaultPlans } from './modules/pricing/pricing-plans.repository.ts';
@@ -23,35 +26,36 @@ import { registerSystemRoutes } from './modules/system/system.routes.ts';
 import { registerMemberRoutes } from './modules/members/members.routes.ts';
 import { registerProfileRoutes } from './modules/profile/profile.routes.ts';
 import { registerAlertRoutes } from './modules/alerts/alerts.routes.ts';
+import { createAlertBus } from './modules/alerts/alert-bus.ts';
+import { alertRuntimePlugin } from './modules/alerts/alert-runtime.plugin.ts';
+import { registerIngestRoutes } from './modules/alerts/ingest/ingest.routes.ts';
+import { registerIntegrationRoutes } from './modules/integrations/integrations.routes.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
   deps: Deps;
 }
 
-/** True when a parsed body carries a prototype-pollution key anywhere (`__proto__`, `constructor`, `prototype`). */
-function rejectProtoKeys(body: unknown): boolean {
-  if (!body || typeof body !== 'object') return false;
-  const stack: unknown[] = [body];
-  while (stack.length) {
-    const v = stack.pop();
-    if (v && typeof v === 'object') {
-      for (const k of Object.keys(v)) {
-        if (k === '__proto__' || k === 'constructor' || k === 'prototype') return true;
-        stack.push((v as Record<string, unknown>)[k]);
-      }
-    }
-  }
-  return false;
-}
-
 /**
  * The whole server, without listening: opens and migrates the database, seeds the plans, registers every route.
  * Tests call it with their own config and use `app.inject`.
  */
-export async function buildApp(config: Config, opts: { mailer?: Mailer; logger?: boolean } = {}): Promise<BuiltApp> {
+export async function buildApp(
+  config: Config,
+  /** `logger`: false for none; `{ stream }` writes the log lines there (tests read them) instead of stdout. */
+  opts: { mailer?: Mailer; logger?: boolean | { stream: { write(line: string): void } } } = {},
+): Promise<BuiltApp> {
   const app = Fastify({
-    logger: opts.logger === false ? false : { level: config.logLevel, redact: ['req.headers.cookie', 'req.headers.authorization'] },
+    logger:
+      opts.logger === false
+        ? false
+        : {
+            level: config.logLevel,
+            // Secrets in URLs (integration keys, invitation and reset tokens) are logged as [redacted].
+            serializers: { req: requestSerializer },
+            redact: ['req.headers.cookie', 'req.headers.authorization'],
+            ...(typeof opts.logger === 'object' ? { stream: opts.logger.stream } : {}),
+          },
     trustProxy: config.trustProxy,
     bodyLimit: 1024 * 1024,
     onProtoPoisoning: 'error',
@@ -62,14 +66,15 @@ export async function buildApp(config: Config, opts: { mailer?: Mailer; logger?:
   // JSON only: any other body type answers 415.
   app.removeContentTypeParser(['text/plain']);
 
+  const onConnectionError = (err: Error) => app.log.warn({ err }, 'lost a database connection; it is replaced on next use');
   let handle: DatabaseHandle;
   if (config.databaseSchema && /^postgres/.test(config.databaseUrl)) {
-    const boot = openDatabase(config.databaseUrl, { poolSize: 1 });
+    const boot = openDatabase(config.databaseUrl, { poolSize: 1, onConnectionError });
     await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(boot.db);
     await boot.close();
-    handle = openDatabase(config.databaseUrl, { searchPath: config.databaseSchema });
+    handle = openDatabase(config.databaseUrl, { searchPath: config.databaseSchema, onConnectionError });
   } else {
-    handle = openDatabase(config.databaseUrl);
+    handle = openDatabase(config.databaseUrl, { onConnectionError });
   }
   await migrate(handle.db, handle.dialect === 'postgres' ? config.databaseSchema : null);
   await seedDefaultPlans(handle.db);
@@ -80,16 +85,17 @@ export async function buildApp(config: Config, opts: { mailer?: Mailer; logger?:
     dialect: handle.dialect,
     config,
     mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log }),
+    bus: createAlertBus({ db: handle.db, dialect: handle.dialect, databaseUrl: config.databaseUrl, schema: config.databaseSchema, log: app.log }),
   };
   app.addHook('onClose', async () => handle.close());
+  app.addHook('onClose', async () => deps.bus.close());
 
   registerErrorHandling(app);
   await app.register(cookie);
   registerSecurity(app, { publicUrl: config.publicUrl, csrfExempt: (url) => url.startsWith('/v2/') || url.startsWith('/api/ingest/') });
   registerSession(app, deps.db);
-  app.addHook('preValidation', async (req) => {
-    if (rejectProtoKeys(req.body)) throw badRequest('Forbidden property name in body');
-  });
+  registerTenantContext(app, deps.db);
+  registerBodyGuard(app);
 
   await app.register(swagger, {
     openapi: {
@@ -106,12 +112,17 @@ export async function buildApp(config: Config, opts: { mailer?: Mailer; logger?:
     (await ping(deps.db)) ? { status: 'ok' } : reply.code(503).send({ status: 'unavailable' }),
   );
 
+  // Runtimes: plugins that own long-lived state and its lifecycle (hooks in their file), before the routes using them.
+  await app.register(alertRuntimePlugin, deps);
+
   registerAuthRoutes(app, deps);
   registerPricingRoutes(app, deps);
   registerSystemRoutes(app, deps);
   registerMemberRoutes(app, deps);
   registerProfileRoutes(app, deps);
   registerClientRoutes(app, deps);
+  registerIngestRoutes(app, deps);
+  registerIntegrationRoutes(app, deps);
   registerAlertRoutes(app, deps);
 
   registerWeb(app, config);

@@ -12,8 +12,12 @@ export interface Config {
   publicUrl: string;
   /** Hosts starting with this prefix redirect `/` to /app/dashboard. */
   appHostPrefix: string;
-  /** Trust X-Forwarded-* (behind a reverse proxy). */
-  trustProxy: boolean;
+  /**
+   * Which hops of X-Forwarded-* to trust (behind a reverse proxy), in the form Fastify's `trustProxy` takes: false =
+   * none (no proxy), `trustHops(n)` = the n hops closest to the server, a list = proxy addresses / CIDR ranges. Never
+   * "every hop": a client would forge its address with a left-most X-Forwarded-For entry.
+   */
+  trustProxy: false | string[] | TrustHops;
   /** Directory with the built web app; null serves the API only. */
   webDir: string | null;
   logLevel: string;
@@ -21,7 +25,16 @@ export interface Config {
   mailFrom: string;
   oidc: { issuer: string; clientId: string; clientSecret: string; allowInsecure: boolean } | null;
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
-  signInLimit: { perAccount: number; perIp: number; windowMs: number };
+  /**
+   * Failed sign-ins per window: `perAccount` from one address to one account (the owner elsewhere is not locked out),
+   * `perIp` over all accounts from one address, `perAccountTotal` to one account from every address together (against
+   * distributed guessing; an address the account holds a live session from is exempt from that ceiling).
+   */
+  signInLimit: { perAccount: number; perIp: number; perAccountTotal: number; windowMs: number };
+  /** Registration attempts (password sign-up and Google organization sign-up) per address per window. */
+  registerLimit: { perIp: number; windowMs: number };
+  /** Password-reset requests per address per window, whatever the email asked for (each email also gets 5 mails an hour). */
+  resetLimit: { perIp: number; windowMs: number };
   admin: { email: string; password: string } | null;
   /** Alert ingestion: events accepted per integration key per window (429 beyond), and the largest single-event body. */
   ingest: { rateLimit: number; rateWindowMs: number; maxEventBytes: number };
@@ -38,7 +51,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: env.HOST ?? '0.0.0.0',
     publicUrl,
     appHostPrefix: env.APP_HOST_PREFIX ?? 'app.',
-    trustProxy: env.TRUST_PROXY === 'true',
+    trustProxy: parseTrustProxy(env.TRUST_PROXY),
     webDir: env.WEB_DIR ?? path.resolve('dist', 'web'),
     logLevel: env.LOG_LEVEL ?? 'info',
     smtpUrl: env.SMTP_URL || null,
@@ -59,7 +72,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     signInLimit: {
       perAccount: Number(env.SIGNIN_LIMIT_ACCOUNT ?? 5),
       perIp: Number(env.SIGNIN_LIMIT_IP ?? 30),
+      perAccountTotal: Number(env.SIGNIN_LIMIT_ACCOUNT_TOTAL ?? 50),
       windowMs: Number(env.SIGNIN_LIMIT_WINDOW_MS ?? 15 * 60_000),
+    },
+    registerLimit: {
+      perIp: Number(env.REGISTER_LIMIT_IP ?? 10),
+      windowMs: Number(env.REGISTER_LIMIT_WINDOW_MS ?? 3600_000),
+    },
+    resetLimit: {
+      perIp: Number(env.RESET_LIMIT_IP ?? 20),
+      windowMs: Number(env.RESET_LIMIT_WINDOW_MS ?? 3600_000),
     },
     admin: env.ADMIN_EMAIL && env.ADMIN_PASSWORD ? { email: env.ADMIN_EMAIL, password: env.ADMIN_PASSWORD } : null,
     ingest: {
@@ -69,4 +91,25 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEventBytes: Number(env.INGEST_MAX_EVENT_BYTES ?? 512 * 1024),
     },
   };
+}
+
+/**
+ * Trusts the `hops` proxies closest to the server. A function, because Fastify 5.12+ takes a bare number as "trust
+ * nothing" (it cannot check the immediate peer): the operator who sets a count vouches that only the proxy reaches us.
+ */
+export type TrustHops = ((address: string, hop: number) => boolean) & { hops: number };
+export const trustHops = (hops: number): TrustHops => Object.assign((_address: string, hop: number) => hop < hops, { hops });
+
+/**
+ * TRUST_PROXY: unset/empty/`false`/`0` = no proxy; `true` = one hop (the proxy in front of us); a whole number = that
+ * many hops; otherwise a comma-separated list of proxy addresses or CIDR ranges (`10.0.0.0/8,192.168.1.1`, or
+ * proxy-addr's names `loopback`, `linklocal`, `uniquelocal`).
+ */
+export function parseTrustProxy(value: string | undefined): false | string[] | TrustHops {
+  const v = (value ?? '').trim();
+  if (v === '' || v.toLowerCase() === 'false' || v === '0') return false;
+  if (v.toLowerCase() === 'true') return trustHops(1);
+  if (/^\d+$/.test(v)) return trustHops(Number(v));
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  return list.length > 0 ? list : false;
 }

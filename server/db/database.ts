@@ -19,13 +19,27 @@ export interface DatabaseHandle {
 pg.types.setTypeParser(20, (v) => Number(v));
 
 /** Opens the database named by DATABASE_URL: postgres://… for PostgreSQL, anything else is a SQLite file path. */
-export function openDatabase(url: string, opts: { searchPath?: string; poolSize?: number } = {}): DatabaseHandle {
+export function openDatabase(
+  url: string,
+  opts: { searchPath?: string; poolSize?: number; onConnectionError?: (err: Error) => void } = {},
+): DatabaseHandle {
   if (/^postgres(ql)?:\/\//.test(url)) {
     const pool = new pg.Pool({
       connectionString: url,
       max: opts.poolSize ?? 10,
+      // While the database is away, a request waits at most this long for a connection, then answers 503.
+      connectionTimeoutMillis: 5_000,
+      idleTimeoutMillis: 30_000,
+      // Names our connections in pg_stat_activity (per schema, so an operator or a test can tell instances apart).
+      application_name: applicationName(opts.searchPath),
       ...(opts.searchPath ? { options: `-c search_path=${opts.searchPath}` } : {}),
     });
+    // A pooled connection whose backend goes away (failover, pg_terminate_backend, a proxy's idle timeout) emits
+    // 'error'; unheard, that event kills the process. Idle ones are reported by the pool, checked-out ones by the
+    // client itself (between two queries of a transaction); the pool drops either and opens a new one when needed.
+    const report = opts.onConnectionError ?? (() => {});
+    pool.on('error', () => {}); // already reported by the client listener below
+    pool.on('connect', (client) => client.on('error', report));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     return { db, dialect: 'postgres', close: () => db.destroy() };
   }
@@ -51,13 +65,57 @@ export async function migrate(db: DB, schema?: string | null): Promise<void> {
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }
 
-export async function ping(db: DB): Promise<boolean> {
+/** The application_name our PostgreSQL connections carry: `alertdesk`, or `alertdesk/<schema>` with a schema. */
+export const applicationName = (schema?: string | null) => (schema ? `alertdesk/${schema}` : 'alertdesk').slice(0, 63);
+
+/** True when the database answers within `timeoutMs` (health checks must not hang while it is away). */
+export async function ping(db: DB, timeoutMs = 2_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
   try {
-    await sql`select 1`.execute(db);
+    const timeout = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error('ping timed out')), timeoutMs);
+    });
+    await Promise.race([sql`select 1`.execute(db), timeout]);
     return true;
   } catch {
     return false;
+  } finally {
+    clearTimeout(timer);
   }
+}
+
+// PostgreSQL SQLSTATEs meaning "the database is not there right now": connection exceptions (class 08), shutdown
+// and start-up (57P01–57P03), too many connections (53300), and a read-only standby after failover (25006).
+const PG_UNAVAILABLE = /^(08...|57P0[1-3]|53300|25006)$/;
+const NET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
+const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN)/;
+const PG_CLIENT_MESSAGES = [
+  'Connection terminated',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+  'Connection ended unexpectedly',
+];
+
+/**
+ * True when an error says the database is unreachable or overloaded rather than that the query was wrong: such a
+ * request answers 503 (try again), not 500.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  // Follows a few levels of `cause` (wrapped errors), never a cycle.
+  for (let e = err, depth = 0; e && typeof e === 'object' && depth < 5; e = (e as { cause?: unknown }).cause, depth++) {
+    const code = (e as { code?: unknown }).code;
+    if (typeof code === 'string' && (PG_UNAVAILABLE.test(code) || NET_UNAVAILABLE.has(code) || SQLITE_UNAVAILABLE.test(code))) return true;
+    const message = (e as { message?: unknown }).message;
+    if (typeof message === 'string' && PG_CLIENT_MESSAGES.some((m) => message.includes(m))) return true;
+  }
+  return false;
+}
+
+/** True when a write broke a unique constraint (PostgreSQL 23505, SQLite's UNIQUE constraint): a race lost to a twin. */
+export function isUniqueViolation(e: unknown): boolean {
+  const err = e as { code?: string; message?: string } | null | undefined;
+  return err?.code === '23505' || err?.code === 'SQLITE_CONSTRAINT_UNIQUE' || /UNIQUE constraint/.test(err?.message ?? '');
 }
 
 export const now = () => new Date().toISOString();

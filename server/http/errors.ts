@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
 import { OWN_MSG } from '../../contract/messages.ts';
+import { isDatabaseUnavailable } from '../db/database.ts';
 
 /** An error that reaches the client as `{error:{code,message,fields?}}` with its status. */
 export class AppError extends Error {
@@ -33,11 +34,20 @@ const CODES: Record<number, string> = {
   413: 'payload_too_large',
   415: 'unsupported_media_type',
   429: 'rate_limited',
+  503: 'unavailable',
 };
+
+/** The database is away (restart, failover, network): 503 and "retry in 5 s" instead of a bare 500. */
+export const serviceUnavailable = () => new AppError(503, 'unavailable', OWN_MSG.unavailable, undefined, { 'retry-after': '5' });
 
 /** Installs the one error shape for every error and for unknown routes; never leaks a stack trace. */
 export function registerErrorHandling(app: FastifyInstance) {
-  app.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+  app.setErrorHandler((error: FastifyError | AppError, req, reply) => {
+    let err = error;
+    if (isDatabaseUnavailable(err)) {
+      req.log.warn({ err }, 'database unavailable');
+      err = serviceUnavailable();
+    }
     if (err instanceof AppError) {
       if (err.headers) reply.headers(err.headers);
       return reply

@@ -18,6 +18,8 @@ declare module 'fastify' {
 export function registerSession(app: FastifyInstance, db: DB) {
   app.decorateRequest('sessionUser', null);
   app.addHook('onRequest', async (req) => {
+    // Only the API needs the user; static files and the app shell keep loading while the database is away.
+    if (!req.url.startsWith('/api/')) return;
     const token = req.cookies[SESSION_COOKIE];
     if (token && token.length < 200) req.sessionUser = (await findSessionUser(db, token)) ?? null;
   });
@@ -27,6 +29,14 @@ export function registerSession(app: FastifyInstance, db: DB) {
 export function requireUser(req: FastifyRequest): SessionUser {
   if (!req.sessionUser) throw unauthorized();
   return req.sessionUser;
+}
+
+/**
+ * Route hook for routes that need a signed-in user: as `onRequest`, a request without a session answers 401 before
+ * its body or query is even looked at.
+ */
+export async function signedIn(req: FastifyRequest) {
+  requireUser(req);
 }
 
 export function setSessionCookie(req: FastifyRequest, reply: FastifyReply, token: string) {

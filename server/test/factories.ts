@@ -2,6 +2,9 @@ import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Agent } from './test-app.ts';
 import { createSuperAdmin } from '../modules/users/admin.service.ts';
+import { insertClient as insertClientRow } from '../modules/clients/clients.repository.ts';
+import { insertMember } from '../modules/members/members.repository.ts';
+import { findUserById } from '../modules/users/users.repository.ts';
 import type { Deps } from '../deps.ts';
 
 export const uniqueEmail = (prefix = 'user') => `${prefix}-${randomBytes(5).toString('hex')}@example.com`;
@@ -24,22 +27,21 @@ export async function registerOwner(app: FastifyInstance, opts: { email?: string
  */
 export async function addMember(deps: Deps, app: FastifyInstance, tenantId: string, role: 'admin' | 'user' = 'user') {
   const other = await registerOwner(app, { tenantName: 'Their own MSP' });
-  const user = await deps.db.selectFrom('users').selectAll().where('id', '=', other.userId).executeTakeFirstOrThrow();
-  await deps.db
-    .insertInto('tenant_members')
-    .values({
-      id: `m-${randomBytes(6).toString('hex')}`,
-      tenant_id: tenantId,
-      user_id: user.id,
-      email: user.email,
-      display_name: user.display_name,
-      role,
-      status: 'active',
-      joined_at: new Date().toISOString(),
-      invited_by: null,
-      created_at: new Date().toISOString(),
-    })
-    .execute();
+  const user = await findUserById(deps.db, other.userId);
+  if (!user) throw new Error('addMember: the registered user is missing');
+  const at = new Date().toISOString();
+  await insertMember(deps.db, {
+    id: `m-${randomBytes(6).toString('hex')}`,
+    tenant_id: tenantId,
+    user_id: user.id,
+    email: user.email,
+    display_name: user.display_name,
+    role,
+    status: 'active',
+    joined_at: at,
+    invited_by: null,
+    created_at: at,
+  });
   return other;
 }
 
@@ -58,9 +60,6 @@ export async function insertClient(db: Deps['db'], tenantId: string, name = 'Cli
   const id = randomBytes(16).toString('hex');
   const at = new Date().toISOString();
   const lower = name.toLowerCase();
-  await db
-    .insertInto('clients')
-    .values({ id, tenant_id: tenantId, name, name_lower: lower, status: 'active', tags: '[]', custom_fields: '{}', search_text: lower, created_by: 'test', created_at: at, updated_at: at })
-    .execute();
+  await insertClientRow(db, { id, tenant_id: tenantId, name, name_lower: lower, status: 'active', tags: '[]', custom_fields: '{}', search_text: lower, created_by: 'test', created_at: at, updated_at: at });
   return id;
 }

@@ -9,6 +9,10 @@ import type { DB, Dialect } from '../../db/database.ts';
 export type BusMessage = { type: 'alert'; change: AlertChange } | { type: 'resync' };
 type Listener = (msg: BusMessage) => void;
 
+/** Someone lost access: a user (signed out, password changed, deleted), a member of a tenant, or a whole tenant. */
+export type AccessNotice = { userId: string; tenantId?: string } | { userId?: undefined; tenantId: string };
+type Revoker = (notice: AccessNotice) => void;
+
 /**
  * Fans alert changes out to the live streams of a tenant, and integration-key invalidations to every instance.
  * SQLite (one process): in memory. PostgreSQL: NOTIFY on a channel every instance LISTENs to, through one dedicated
@@ -20,6 +24,9 @@ export interface AlertBus {
   /** Tells every instance to forget what it cached about these integrations (revoked, rotated, re-bound). */
   invalidateIntegrations(ids: string[]): void;
   onInvalidateIntegrations(fn: (ids: string[]) => void): void;
+  /** Tells every instance to re-check the live streams this notice concerns, and end those no longer allowed. */
+  revokeAccess(notice: AccessNotice): void;
+  onRevokeAccess(fn: Revoker): void;
   subscriberCount(): number;
   close(): Promise<void>;
 }
@@ -30,6 +37,7 @@ const MAX_PAYLOAD = 7000;
 class LocalFanout {
   private byTenant = new Map<string, Set<Listener>>();
   private invalidators: Array<(ids: string[]) => void> = [];
+  private revokers: Revoker[] = [];
 
   subscribe(tenantId: string, listener: Listener) {
     let set = this.byTenant.get(tenantId);
@@ -52,6 +60,12 @@ class LocalFanout {
   }
   invalidate(ids: string[]) {
     for (const fn of this.invalidators) fn(ids);
+  }
+  onRevoke(fn: Revoker) {
+    this.revokers.push(fn);
+  }
+  revoke(notice: AccessNotice) {
+    for (const fn of this.revokers) fn(notice);
   }
   count() {
     let n = 0;
@@ -78,6 +92,12 @@ class MemoryBus implements AlertBus {
   onInvalidateIntegrations(fn: (ids: string[]) => void) {
     this.local.onInvalidate(fn);
   }
+  revokeAccess(notice: AccessNotice) {
+    this.local.revoke(notice);
+  }
+  onRevokeAccess(fn: Revoker) {
+    this.local.onRevoke(fn);
+  }
   subscriberCount() {
     return this.local.count();
   }
@@ -91,6 +111,8 @@ interface Wire {
   e?: Array<[string, AlertChange]>;
   /** Integration ids to forget. */
   v?: string[];
+  /** Access revoked: streams to re-check. */
+  r?: AccessNotice[];
 }
 
 class PostgresBus implements AlertBus {
@@ -99,6 +121,7 @@ class PostgresBus implements AlertBus {
   private local = new LocalFanout();
   private pending: Array<[string, AlertChange]> = [];
   private pendingInvalidations: string[] = [];
+  private pendingRevocations: AccessNotice[] = [];
   private flushing = false;
   private scheduled = false;
   private listener: pg.Client | null = null;
@@ -171,6 +194,7 @@ class PostgresBus implements AlertBus {
     }
     if (wire.i === this.instance) return;
     if (wire.v?.length) this.local.invalidate(wire.v);
+    if (wire.r) for (const notice of wire.r) this.local.revoke(notice);
     if (wire.e) for (const [tenantId, change] of wire.e) this.local.deliver(tenantId, { type: 'alert', change });
   }
 
@@ -183,6 +207,12 @@ class PostgresBus implements AlertBus {
   invalidateIntegrations(ids: string[]) {
     this.local.invalidate(ids);
     this.pendingInvalidations.push(...ids);
+    this.schedule();
+  }
+
+  revokeAccess(notice: AccessNotice) {
+    this.local.revoke(notice);
+    this.pendingRevocations.push(notice);
     this.schedule();
   }
 
@@ -203,7 +233,7 @@ class PostgresBus implements AlertBus {
     if (this.flushing) return;
     this.flushing = true;
     try {
-      while (this.pending.length || this.pendingInvalidations.length) {
+      while (this.pending.length || this.pendingInvalidations.length || this.pendingRevocations.length) {
         const payloads = this.takePayloads();
         for (const p of payloads) {
           try {
@@ -223,6 +253,10 @@ class PostgresBus implements AlertBus {
     const out: string[] = [];
     if (this.pendingInvalidations.length) {
       out.push(JSON.stringify({ i: this.instance, v: this.pendingInvalidations.splice(0) } satisfies Wire));
+    }
+    // Revocations are small (two ids each); a burst of them is cut into payloads that fit.
+    while (this.pendingRevocations.length) {
+      out.push(JSON.stringify({ i: this.instance, r: this.pendingRevocations.splice(0, 50) } satisfies Wire));
     }
     let batch: Array<[string, AlertChange]> = [];
     let size = 60;
@@ -245,6 +279,9 @@ class PostgresBus implements AlertBus {
   }
   onInvalidateIntegrations(fn: (ids: string[]) => void) {
     this.local.onInvalidate(fn);
+  }
+  onRevokeAccess(fn: Revoker) {
+    this.local.onRevoke(fn);
   }
   subscriberCount() {
     return this.local.count();

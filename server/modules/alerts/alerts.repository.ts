@@ -1,14 +1,17 @@
-import { sql, type Expression, type SqlBool } from 'kysely';
+import { sql, type CompiledQuery, type Expression, type SqlBool } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import { parseJson } from '../../db/database.ts';
 import type { AlertEventsTable, AlertNotesTable, AlertsTable } from '../../db/schema.ts';
 import { ACTIVE_ALERT_LIMIT, type Alert, type AlertHistoryQuery, type AlertPriority, type AlertStatus, type ActiveAlertsQuery } from '../../../contract/alerts.ts';
 import { allowedActions } from './alerts.policy.ts';
+import { JSON_LIMITS } from '../../../contract/common.ts';
 
 // Written out literally, exactly as in the partial indexes of migration 0003, so both planners can prove that a
 // query's filter implies the index's predicate (a bound parameter would hide it from them).
 const ACTIVE = sql<SqlBool>`a.status in ('new', 'acknowledged', 'in_progress')`;
 const HISTORY = sql<SqlBool>`a.status in ('resolved', 'closed')`;
+// The same predicate without the table alias: exactly that of the partial unique index alerts_open_dedup_uq.
+const OPEN = sql<SqlBool>`status in ('new', 'acknowledged', 'in_progress')`;
 const statusIs = (s: AlertStatus) => sql<SqlBool>`a.status = ${sql.lit(s)}`;
 const priorityIs = (p: AlertPriority) => sql<SqlBool>`a.priority = ${sql.lit(p)}`;
 
@@ -20,6 +23,42 @@ const alertRows = (db: DB) =>
     .leftJoin('users as u', 'u.id', 'a.assigned_to')
     .selectAll('a')
     .select(['c.name as client_name', 'i.name as integration_name', 'u.display_name as assignee_name']);
+
+/** What replaces a part of stored JSON nested deeper than JSON_LIMITS.depth. */
+export const TOO_DEEP_MARKER = '[nested too deeply]';
+
+/**
+ * Stored JSON cut down to JSON_LIMITS.depth levels, without recursion: whatever lies deeper becomes TOO_DEEP_MARKER.
+ * Ingestion refuses deeper input, but a row stored before that (or written by hand) must not break a list: a value
+ * thousands of levels deep would overflow the response serializer's stack.
+ */
+export function boundDepth(value: unknown): unknown {
+  if (!value || typeof value !== 'object') return value;
+  const stack: Array<[Record<string, unknown> | unknown[], number]> = [[value as Record<string, unknown>, 1]];
+  while (stack.length) {
+    const [v, depth] = stack.pop()!;
+    const keys: Array<string | number> = Array.isArray(v) ? v.map((_, i) => i) : Object.keys(v);
+    for (const k of keys) {
+      const item = (v as Record<string | number, unknown>)[k];
+      if (!item || typeof item !== 'object') continue;
+      if (depth + 1 > JSON_LIMITS.depth) (v as Record<string | number, unknown>)[k] = TOO_DEEP_MARKER;
+      else stack.push([item as Record<string, unknown>, depth + 1]);
+    }
+  }
+  return value;
+}
+
+/** Stored metadata as an object: unreadable JSON becomes `{}`, any other JSON value `{value}`, depth bounded. */
+function storedMetadata(text: string | null): Record<string, unknown> {
+  const v = boundDepth(parseJson<unknown>(text, {}));
+  return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : { value: v };
+}
+
+/** Stored tags as a list of strings, whatever the column holds. */
+function storedTags(text: string | null): string[] {
+  const v = parseJson<unknown>(text, []);
+  return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
+}
 
 export type AlertRow = AlertsTable & { client_name: string | null; integration_name: string | null; assignee_name: string | null };
 
@@ -47,8 +86,8 @@ export function toAlert(row: AlertRow): Alert {
     closedAt: row.closed_at,
     assignedTo: row.assigned_to,
     assigneeName: row.assigned_to ? (row.assignee_name ?? 'Unknown User') : null,
-    tags: parseJson<string[]>(row.tags, []),
-    metadata: parseJson<Record<string, unknown>>(row.metadata, {}),
+    tags: storedTags(row.tags),
+    metadata: storedMetadata(row.metadata),
     occurrences: Number(row.occurrences),
     lastSeenAt: row.last_seen_at,
     actions: allowedActions(row.status),
@@ -182,4 +221,114 @@ export async function findAssignee(db: DB, tenantId: string, userId: string) {
     .where('m.user_id', '=', userId)
     .where('m.status', '=', 'active')
     .executeTakeFirst();
+}
+
+/** Column order of the batched ingestion upsert; the parameters are laid out row by row in this order. */
+const UPSERT_COLUMNS = [
+  'id',
+  'tenant_id',
+  'client_id',
+  'integration_id',
+  'dedup_key',
+  'title',
+  'description',
+  'priority',
+  'status',
+  'source',
+  'search_text',
+  'created_at',
+  'updated_at',
+  'acknowledged_by',
+  'acknowledged_at',
+  'resolved_by',
+  'resolved_at',
+  'closed_by',
+  'closed_at',
+  'assigned_to',
+  'tags',
+  'metadata',
+  'occurrences',
+  'last_seen_at',
+] as const satisfies ReadonlyArray<keyof AlertsTable>;
+
+/** What the ingestion upsert returns for each row: the alert it created or updated. */
+export type UpsertedAlert = Pick<AlertsTable, 'id' | 'integration_id' | 'dedup_key' | 'status' | 'priority' | 'updated_at'>;
+
+/** One multi-row upsert, on the pool or inside the caller's transaction (`on`). */
+export type AlertUpsert = (rows: AlertsTable[], on?: DB) => Promise<UpsertedAlert[]>;
+
+/**
+ * The trigger write of ingestion, for rows of any tenants: an insert that, when an open alert with the same
+ * (tenant, integration, dedup key) exists, becomes an update of its count (`occurrences` of the row added) and
+ * last-seen time, atomically on both databases, through the partial unique index alerts_open_dedup_uq. The
+ * statement for n rows is compiled by Kysely once per n for this database and reused with new parameters:
+ * building and compiling a 24-column statement per event would cost more than running it.
+ */
+export function alertUpsert(db: DB): AlertUpsert {
+  const compiled = new Map<number, CompiledQuery<UpsertedAlert>>();
+  const statement = (n: number) => {
+    let c = compiled.get(n);
+    if (c) return c;
+    const placeholder = Object.fromEntries(UPSERT_COLUMNS.map((col) => [col, col === 'occurrences' ? 1 : 'x'])) as unknown as AlertsTable;
+    c = db
+      .insertInto('alerts')
+      .values(Array.from({ length: n }, () => placeholder))
+      .onConflict((oc) =>
+        oc
+          .columns(['tenant_id', 'integration_id', 'dedup_key'])
+          .where(OPEN)
+          .doUpdateSet({
+            occurrences: sql`alerts.occurrences + excluded.occurrences`,
+            last_seen_at: (eb) => eb.ref('excluded.last_seen_at'),
+            updated_at: (eb) => eb.ref('excluded.updated_at'),
+          }),
+      )
+      .returning(['id', 'integration_id', 'dedup_key', 'status', 'priority', 'updated_at'])
+      .compile() as CompiledQuery<UpsertedAlert>;
+    if (c.parameters.length !== n * UPSERT_COLUMNS.length) throw new Error('unexpected parameter layout of the alert upsert');
+    compiled.set(n, c);
+    return c;
+  };
+  return async (rows, on = db) => {
+    const parameters: unknown[] = [];
+    for (const r of rows) for (const c of UPSERT_COLUMNS) parameters.push(r[c]);
+    const result = await on.executeQuery<UpsertedAlert>({ ...statement(rows.length), parameters });
+    return result.rows;
+  };
+}
+
+/**
+ * A monitoring tool's acknowledge or resolve of the open alert with its key: it acknowledges only what nobody has
+ * touched, and resolves whatever is still open. Returns the changed alert, or undefined when there was none.
+ */
+export async function applyIntegrationTransition(
+  db: DB,
+  tenantId: string,
+  input: { integrationId: string; dedupKey: string; action: 'acknowledge' | 'resolve'; at: string },
+) {
+  const { at } = input;
+  const acknowledge = input.action === 'acknowledge';
+  return db
+    .updateTable('alerts')
+    .set(acknowledge ? { status: 'acknowledged', acknowledged_at: at, updated_at: at } : { status: 'resolved', resolved_at: at, updated_at: at })
+    .where('tenant_id', '=', tenantId)
+    .where('integration_id', '=', input.integrationId)
+    .where('dedup_key', '=', input.dedupKey)
+    .where(acknowledge ? sql<SqlBool>`status = 'new'` : OPEN)
+    .returning(['id', 'status', 'priority', 'updated_at'])
+    .executeTakeFirst();
+}
+
+/** New alerts per UTC day since `since` (deliberately unscoped: platform analytics for super admins). */
+export async function unsafeCountAlertsPerDay(db: DB, since: string) {
+  // substr() over ISO-8601 text gives the UTC day on both databases; alerts_created_priority_idx (migration 0004)
+  // serves this query and the next.
+  const { rows } = await sql<{ day: string; n: number }>`select substr(created_at, 1, 10) as day, count(*) as n from alerts where created_at >= ${since} group by substr(created_at, 1, 10)`.execute(db);
+  return rows.map((r) => ({ day: r.day, count: Number(r.n) }));
+}
+
+/** New alerts per priority since `since` (deliberately unscoped: platform analytics for super admins). */
+export async function unsafeCountAlertsByPriority(db: DB, since: string) {
+  const { rows } = await sql<{ priority: string; n: number }>`select priority, count(*) as n from alerts where created_at >= ${since} group by priority`.execute(db);
+  return rows.map((r) => ({ priority: r.priority, count: Number(r.n) }));
 }

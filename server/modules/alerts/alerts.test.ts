@@ -1,11 +1,9 @@
 import { beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
-import { MSG } from '../../../contract/messages.ts';
-import { ALERT_MSG } from '../../../contract/alerts.ts';
 import { buildApp } from '../../app.ts';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, registerOwner } from '../../test/factories.ts';
-import { createIntegration, ingest, openEventStream, pdTrigger, sleep } from './test-helpers.ts';
+import { createIntegration, ingest, openEventStream, pdTrigger, sleep } from '../../test/alerts.ts';
 
 describeEachDatabase('alerts', (t) => {
   beforeAll(async () => {
@@ -81,7 +79,7 @@ describeEachDatabase('alerts', (t) => {
     // The other tenant's alert, asked for under one's own tenant, is just as missing.
     const mine = await a.owner.agent.post(`${a.base}/${alertId}/acknowledge`);
     expect(mine.statusCode).toBe(404);
-    expect(mine.data.error.message).toBe(ALERT_MSG.alertNotFound);
+    expect(mine.data.error.message).toBe('Alert not found');
     const stillNew = await b.owner.agent.get(`${b.base}/${alertId}`);
     expect(stillNew.data.alert.status).toBe('new');
   });
@@ -96,7 +94,7 @@ describeEachDatabase('alerts', (t) => {
     for (const action of ['start', 'resolve', 'close']) {
       const res = await member.agent.post(`${base}/${id}/${action}`);
       expect(res.statusCode, action).toBe(409);
-      expect(res.data.error).toMatchObject({ code: 'conflict', message: ALERT_MSG.noLongerAllowed, fields: { status: 'new' } });
+      expect(res.data.error).toMatchObject({ code: 'conflict', message: 'This alert has changed meanwhile and no longer allows this action. Its current state is shown.', fields: { status: 'new' } });
     }
     const assigned = await owner.agent.post(`${base}/${id}/assign`, { userId: member.userId });
     expect(assigned.statusCode).toBe(200);
@@ -119,7 +117,9 @@ describeEachDatabase('alerts', (t) => {
     const noted = await member.agent.post(`${base}/${id}/notes`, { text: '  Restarted the service.  ' });
     expect(noted.statusCode).toBe(200);
     expect(noted.data.notes).toEqual([expect.objectContaining({ text: 'Restarted the service.', createdBy: member.userId, createdByName: memberMe.displayName })]);
-    expect(noted.data.notes[0].createdAt).toBeTruthy();
+    // The note and the alert's change are one moment.
+    expect(noted.data.notes[0].createdAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(noted.data.notes[0].createdAt).toBe(noted.data.alert.updatedAt);
 
     const resolved = await owner.agent.post(`${base}/${id}/resolve`);
     expect(resolved.data.alert).toMatchObject({ status: 'resolved', resolvedBy: owner.userId, actions: ['close', 'addNote'] });
@@ -164,14 +164,17 @@ describeEachDatabase('alerts', (t) => {
     const id = await raise('validate');
     const empty = await owner.agent.post(`${base}/${id}/assign`, { userId: '  ' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.data.error).toMatchObject({ message: ALERT_MSG.assigneeRequired, fields: { userId: ALERT_MSG.assigneeRequired } });
-    expect((await owner.agent.post(`${base}/${id}/assign`, {})).data.error.fields.userId).toBe(ALERT_MSG.assigneeRequired);
+    expect(empty.data.error).toMatchObject({ message: 'Choose a member to assign', fields: { userId: 'Choose a member to assign' } });
+    expect((await owner.agent.post(`${base}/${id}/assign`, {})).data.error.fields.userId).toBe('Choose a member to assign');
     const notMember = await owner.agent.post(`${base}/${id}/assign`, { userId: outsider.userId });
     expect(notMember.statusCode).toBe(400);
-    expect(notMember.data.error.fields).toEqual({ userId: ALERT_MSG.assigneeNotMember });
+    expect(notMember.data.error.fields).toEqual({ userId: 'This person is not a member of this organization' });
     const noText = await owner.agent.post(`${base}/${id}/notes`, { text: '' });
     expect(noText.statusCode).toBe(400);
-    expect(noText.data.error).toMatchObject({ message: ALERT_MSG.noteRequired, fields: { text: ALERT_MSG.noteRequired } });
+    expect(noText.data.error).toMatchObject({ message: 'Note text is required', fields: { text: 'Note text is required' } });
+    const tooLong = await owner.agent.post(`${base}/${id}/notes`, { text: 'x'.repeat(10_001) });
+    expect(tooLong.statusCode).toBe(400);
+    expect(tooLong.data.error).toMatchObject({ message: 'A note must be at most 10000 characters', fields: { text: 'A note must be at most 10000 characters' } });
     expect((await owner.agent.post(`${base}/missing-id/notes`, { text: 'x' })).statusCode).toBe(404);
   });
 
@@ -314,8 +317,8 @@ describeEachDatabase('alerts', (t) => {
   });
 
   it('keeps its spec texts', () => {
-    expect(MSG.noAlertsMatch).toBe('No alerts match your filters.');
-    expect([ALERT_MSG.statCritical, ALERT_MSG.statHigh, ALERT_MSG.statMedium, ALERT_MSG.statLowInfo]).toEqual(['Critical Alerts', 'High Priority', 'Medium Priority', 'Low/Info']);
-    expect([ALERT_MSG.manageClients, ALERT_MSG.refresh, ALERT_MSG.activeAlerts]).toEqual(['Manage Clients', 'Refresh', 'Active Alerts']);
+    expect('No alerts match your filters.').toBe('No alerts match your filters.');
+    expect(['Critical Alerts', 'High Priority', 'Medium Priority', 'Low/Info']).toEqual(['Critical Alerts', 'High Priority', 'Medium Priority', 'Low/Info']);
+    expect(['Manage Clients', 'Refresh', 'Active Alerts']).toEqual(['Manage Clients', 'Refresh', 'Active Alerts']);
   });
 });

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -18,21 +18,54 @@ import { now } from '../../db/database.ts';
 import { AppError, tooMany, unauthorized } from '../../http/errors.ts';
 import { WindowCounter } from '../../http/rate-limit.ts';
 import { clearSessionCookie, requireUser, SESSION_COOKIE, setSessionCookie } from '../../http/session.ts';
-import { findUserByEmail, findUserById } from '../users/users.repository.ts';
+import { findUserByEmail, findUserById, recordSignIn } from '../users/users.repository.ts';
 import { describeMe, registerTenantForUser, registerUserWithTenant } from './auth.service.ts';
-import { finishOidc, startOidc } from './oidc.service.ts';
+import { finishOidc, OIDC_FLOW_TTL_MS, startOidc } from './oidc.service.ts';
 import { verifyPassword } from './password.ts';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset.service.ts';
-import { createSession, deleteSession } from './sessions.repository.ts';
+import { createSession, deleteSession, hasLiveSessionFrom } from './sessions.repository.ts';
 import { listUserTenants } from '../tenants/tenants.repository.ts';
+
+/**
+ * Binds a Google sign-in to the browser that started it: the flow's state, sent back only to the callback path, for
+ * as long as the flow may take. SameSite=Lax still rides along the issuer's top-level redirect back to us.
+ */
+const OIDC_COOKIE = 'alertdesk_oidc';
+const oidcCookieOptions = (req: FastifyRequest) => ({
+  path: '/api/auth/oidc/callback',
+  httpOnly: true,
+  sameSite: 'lax' as const,
+  secure: req.protocol === 'https',
+});
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
 export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db, config } = deps;
-  const failuresByAccount = new WindowCounter(config.signInLimit.perAccount, config.signInLimit.windowMs);
-  const failuresByIp = new WindowCounter(config.signInLimit.perIp, config.signInLimit.windowMs);
+  const limits = config.signInLimit;
+  // Failed sign-ins: per (account, address) pair, so strangers cannot lock the owner out from their own address; per
+  // address over all accounts; and a higher ceiling per account over all addresses against distributed guessing.
+  const failuresByPair = new WindowCounter(limits.perAccount, limits.windowMs);
+  const failuresByIp = new WindowCounter(limits.perIp, limits.windowMs);
+  const failuresByAccount = new WindowCounter(limits.perAccountTotal, limits.windowMs);
+  const registrationsByIp = new WindowCounter(config.registerLimit.perIp, config.registerLimit.windowMs);
+  const resetRequestsByIp = new WindowCounter(config.resetLimit.perIp, config.resetLimit.windowMs);
+
+  /** Counts a registration attempt from this address, or answers 429 when it has made too many. */
+  const limitRegistration = (ip: string) => {
+    const wait = registrationsByIp.blockedFor(ip);
+    if (wait > 0) throw tooMany(OWN_MSG.tooManyRequests, wait);
+    registrationsByIp.hit(ip);
+  };
+
+  /** Records the sign-in and starts a session for this browser; returns the sign-in time. */
+  const signIn = async (req: FastifyRequest, reply: FastifyReply, userId: string) => {
+    const at = now();
+    await recordSignIn(db, userId, at);
+    setSessionCookie(req, reply, await createSession(db, userId, { userAgent: req.headers['user-agent'], ip: req.ip }));
+    return at;
+  };
 
   r.get('/api/config', { schema: { tags: ['auth'], response: { 200: PublicConfig } } }, async () => ({
     appHostPrefix: config.appHostPrefix,
@@ -42,24 +75,31 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
 
   r.post('/api/auth/sign-in', { schema: { tags: ['auth'], body: SignInBody, response: { 200: MeResponse, ...errors } } }, async (req, reply) => {
     const { email, password } = req.body;
-    const wait = Math.max(failuresByAccount.blockedFor(email), failuresByIp.blockedFor(req.ip));
+    const pair = `${email}\n${req.ip}`;
+    const wait = Math.max(failuresByPair.blockedFor(pair), failuresByIp.blockedFor(req.ip));
     if (wait > 0) throw tooMany(OWN_MSG.tooManyAttempts, wait);
     const user = await findUserByEmail(db, email);
-    if (!user || !(await verifyPassword(user.password_hash, password))) {
-      failuresByAccount.hit(email);
+    const ceiling = failuresByAccount.blockedFor(email);
+    // Same query whether or not the account exists, so the answer under attack does not tell accounts apart.
+    if (ceiling > 0 && !(await hasLiveSessionFrom(db, user?.id ?? '', req.ip))) throw tooMany(OWN_MSG.tooManyAttempts, ceiling);
+    // Always one argon2id verification (a dummy hash without an account or password): no timing difference.
+    const valid = await verifyPassword(user?.password_hash, password);
+    if (!user || !valid) {
+      failuresByPair.hit(pair);
       failuresByIp.hit(req.ip);
+      failuresByAccount.hit(email);
       throw new AppError(401, 'invalid_credentials', OWN_MSG.invalidCredentials);
     }
-    failuresByAccount.reset(email);
-    const at = now();
-    await db.updateTable('users').set({ last_sign_in_at: at }).where('id', '=', user.id).execute();
-    setSessionCookie(req, reply, await createSession(db, user.id, { userAgent: req.headers['user-agent'], ip: req.ip }));
+    failuresByPair.reset(pair);
+    const at = await signIn(req, reply, user.id);
     return describeMe(db, { ...user, last_sign_in_at: at });
   });
 
   r.post('/api/auth/sign-out', { schema: { tags: ['auth'], response: { 200: Ok } } }, async (req, reply) => {
     const token = req.cookies[SESSION_COOKIE];
     if (token) await deleteSession(db, token);
+    // That session's live streams (on every instance) end now rather than at their next heartbeat.
+    if (req.sessionUser) deps.bus.revokeAccess({ userId: req.sessionUser.id });
     clearSessionCookie(req, reply);
     return { ok: true as const };
   });
@@ -70,6 +110,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
     '/api/auth/password-reset',
     { schema: { tags: ['auth'], body: PasswordResetBody, response: { 200: z.object({ ok: z.literal(true), message: z.string() }), ...errors } } },
     async (req) => {
+      // Per address, whatever the email and whether it has an account: the answer tells nothing about accounts.
+      const wait = resetRequestsByIp.blockedFor(req.ip);
+      if (wait > 0) throw tooMany(OWN_MSG.tooManyRequests, wait);
+      resetRequestsByIp.hit(req.ip);
       await requestPasswordReset(deps, req.body.email);
       return { ok: true as const, message: OWN_MSG.resetEmailSent };
     },
@@ -87,7 +131,9 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
   r.get('/api/auth/oidc/start', { schema: { tags: ['auth'], hide: true } }, async (req, reply) => {
     if (!config.oidc) throw new AppError(404, 'oidc_not_configured', OWN_MSG.oidcNotConfigured);
     try {
-      return reply.redirect(await startOidc(deps));
+      const { url, state } = await startOidc(deps);
+      reply.setCookie(OIDC_COOKIE, state, { ...oidcCookieOptions(req), maxAge: OIDC_FLOW_TTL_MS / 1000 });
+      return reply.redirect(url);
     } catch (err) {
       req.log.error({ err }, 'OIDC start failed');
       return reply.redirect('/login?error=google');
@@ -96,10 +142,13 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
 
   r.get('/api/auth/oidc/callback', { schema: { tags: ['auth'], hide: true } }, async (req, reply) => {
     if (!config.oidc) throw new AppError(404, 'oidc_not_configured', OWN_MSG.oidcNotConfigured);
+    const callbackUrl = new URL(req.url, config.publicUrl);
+    const browserState = req.cookies[OIDC_COOKIE];
+    // This browser's flow ends here whatever its outcome; a callback it did not start leaves its own flow alone.
+    if (browserState && browserState === callbackUrl.searchParams.get('state')) reply.clearCookie(OIDC_COOKIE, oidcCookieOptions(req));
     try {
-      const user = await finishOidc(deps, new URL(req.url, config.publicUrl));
-      await db.updateTable('users').set({ last_sign_in_at: now() }).where('id', '=', user.id).execute();
-      setSessionCookie(req, reply, await createSession(db, user.id, { userAgent: req.headers['user-agent'], ip: req.ip }));
+      const user = await finishOidc(deps, callbackUrl, browserState);
+      await signIn(req, reply, user.id);
       const tenants = await listUserTenants(db, user.id);
       return reply.redirect(tenants.length > 0 ? '/app/dashboard' : '/login?google=register');
     } catch (err) {
@@ -112,10 +161,10 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
     '/api/functions/registerUserWithTenant',
     { schema: { tags: ['functions'], body: RegisterUserWithTenantBody, response: { 200: RegisterResponse, ...errors } } },
     async (req, reply) => {
+      limitRegistration(req.ip);
       const { userData, tenantData } = req.body;
       const result = await registerUserWithTenant(db, { user: userData, tenant: tenantData });
-      await db.updateTable('users').set({ last_sign_in_at: now() }).where('id', '=', result.userId).execute();
-      setSessionCookie(req, reply, await createSession(db, result.userId, { userAgent: req.headers['user-agent'], ip: req.ip }));
+      await signIn(req, reply, result.userId);
       return result;
     },
   );
@@ -125,6 +174,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
     { schema: { tags: ['functions'], body: RegisterGoogleUserWithTenantBody, response: { 200: RegisterResponse, ...errors } } },
     async (req) => {
       const sessionUser = requireUser(req);
+      limitRegistration(req.ip);
       const user = await findUserById(db, sessionUser.id);
       if (!user) throw unauthorized();
       return registerTenantForUser(db, user, req.body.tenantData);

@@ -1,8 +1,9 @@
-import { randomUUID } from 'node:crypto';
+import { timingSafeEqual } from 'node:crypto';
 import * as client from 'openid-client';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../db/database.ts';
-import { defaultDisplayName, findUserByEmail } from '../users/users.repository.ts';
+import { saveOidcState, takeOidcState } from './oidc-states.repository.ts';
+import { createUser, defaultDisplayName, findUserByEmail, findUserByOidcSubject, linkOidcSubject } from '../users/users.repository.ts';
 
 let cached: { key: string; config: Promise<client.Configuration> } | null = null;
 
@@ -18,16 +19,28 @@ function oidcConfig(deps: Deps) {
   return cached.config;
 }
 
+const sameSecret = (a: string, b: string) => {
+  const x = Buffer.from(a);
+  const y = Buffer.from(b);
+  return x.length === y.length && timingSafeEqual(x, y);
+};
+
 export const redirectUri = (deps: Deps) => `${deps.config.publicUrl}/api/auth/oidc/callback`;
 
-/** The issuer's authorization URL; state, nonce and PKCE verifier are kept server-side for 10 minutes. */
-export async function startOidc(deps: Deps): Promise<string> {
+/** How long a started sign-in may take at the issuer: its server-side row and its browser cookie live this long. */
+export const OIDC_FLOW_TTL_MS = 600_000;
+
+/**
+ * The issuer's authorization URL and the flow's state. Nonce and PKCE verifier are kept server-side under the state
+ * for 10 minutes; the caller puts the state in a cookie of the browser that started, so the callback only completes
+ * in that browser (no login CSRF).
+ */
+export async function startOidc(deps: Deps): Promise<{ url: string; state: string }> {
   const config = await oidcConfig(deps);
   const codeVerifier = client.randomPKCECodeVerifier();
   const state = client.randomState();
   const nonce = client.randomNonce();
-  await deps.db.deleteFrom('oidc_states').where('created_at', '<', new Date(Date.now() - 600_000).toISOString()).execute();
-  await deps.db.insertInto('oidc_states').values({ state, code_verifier: codeVerifier, nonce, created_at: now() }).execute();
+  await saveOidcState(deps.db, { state, code_verifier: codeVerifier, nonce, created_at: now() }, new Date(Date.now() - OIDC_FLOW_TTL_MS).toISOString());
   const url = client.buildAuthorizationUrl(config, {
     redirect_uri: redirectUri(deps),
     scope: 'openid email profile',
@@ -36,15 +49,20 @@ export async function startOidc(deps: Deps): Promise<string> {
     state,
     nonce,
   });
-  return url.href;
+  return { url: url.href, state };
 }
 
-/** Completes the code flow and returns our user: found by subject, else by verified email, else created. */
-export async function finishOidc(deps: Deps, currentUrl: URL) {
+/**
+ * Completes the code flow started by this browser (`browserState`: the state from its flow cookie) and returns our
+ * user: found by subject, else by an email the issuer asserts as verified (`email_verified: true`), else created.
+ */
+export async function finishOidc(deps: Deps, currentUrl: URL, browserState: string | undefined) {
   const config = await oidcConfig(deps);
   const state = currentUrl.searchParams.get('state') ?? '';
-  const saved = await deps.db.deleteFrom('oidc_states').where('state', '=', state).returningAll().executeTakeFirst();
-  if (!saved || Date.parse(saved.created_at) < Date.now() - 600_000) throw new Error('unknown or expired state');
+  // A callback this browser did not start (an attacker's prepared URL) is refused before its state is spent.
+  if (!browserState || !sameSecret(browserState, state)) throw new Error('the sign-in was not started in this browser');
+  const saved = await takeOidcState(deps.db, state);
+  if (!saved || Date.parse(saved.created_at) < Date.now() - OIDC_FLOW_TTL_MS) throw new Error('unknown or expired state');
   const tokens = await client.authorizationCodeGrant(config, currentUrl, {
     pkceCodeVerifier: saved.code_verifier,
     expectedState: saved.state,
@@ -55,29 +73,17 @@ export async function finishOidc(deps: Deps, currentUrl: URL) {
   const email = typeof claims.email === 'string' ? claims.email.toLowerCase() : null;
   const name = typeof claims.name === 'string' ? claims.name : null;
 
-  const bySubject = await deps.db.selectFrom('users').selectAll().where('oidc_subject', '=', claims.sub).executeTakeFirst();
+  const bySubject = await findUserByOidcSubject(deps.db, claims.sub);
   if (bySubject) return bySubject;
-  if (!email || claims.email_verified === false) throw new Error('the identity provider gave no verified email');
+  // Only an issuer's explicit `email_verified: true` proves the mailbox. Without it we neither link to an existing
+  // account of that address (that would hand it over) nor create one (which would squat the address while the
+  // issuer's subject keeps signing in after its real owner recovers it by a reset mail).
+  if (!email || claims.email_verified !== true) throw new Error('the identity provider did not assert a verified email');
+  const at = now();
   const byEmail = await findUserByEmail(deps.db, email);
   if (byEmail) {
-    const at = now();
-    await deps.db.updateTable('users').set({ oidc_subject: claims.sub, updated_at: at, email_verified_at: at }).where('id', '=', byEmail.id).execute();
+    await linkOidcSubject(deps.db, byEmail.id, claims.sub, at);
     return { ...byEmail, oidc_subject: claims.sub, email_verified_at: at };
   }
-  const at = now();
-  const user = {
-    id: randomUUID(),
-    email,
-    display_name: defaultDisplayName(name, email),
-    password_hash: null,
-    role: 'user' as const,
-    plan: null,
-    oidc_subject: claims.sub,
-    created_at: at,
-    updated_at: at,
-    last_sign_in_at: null,
-    email_verified_at: at,
-  };
-  await deps.db.insertInto('users').values(user).execute();
-  return user;
+  return createUser(deps.db, { email, displayName: defaultDisplayName(name, email), oidcSubject: claims.sub, emailVerifiedAt: at }, at);
 }

@@ -34,29 +34,45 @@ for (const db of testDatabases()) {
       await issuer?.stop();
     });
 
-    /** Follows the redirects a browser would, keeping our cookie; returns where it finally lands. */
-    async function signInThroughIssuer(cookie?: string) {
-      const start = await fetch(`${base}/api/auth/oidc/start`, { redirect: 'manual', headers: cookie ? { cookie } : {} });
+    /** The `alertdesk_oidc` flow cookie the start set (a browser would keep it for the callback path). */
+    const flowCookie = (start: Response) => {
+      const value = start.headers.getSetCookie().find((c) => c.startsWith('alertdesk_oidc='))?.match(/^alertdesk_oidc=([^;]*)/)?.[1];
+      return value ? `alertdesk_oidc=${value}` : null;
+    };
+
+    /** Start and the issuer's leg: the callback URL the issuer sends the browser back to, and this browser's flow cookie. */
+    async function throughIssuer() {
+      const start = await fetch(`${base}/api/auth/oidc/start`, { redirect: 'manual' });
       expect(start.status).toBe(302);
       const authorize = new URL(start.headers.get('location')!);
       expect(authorize.origin).toBe(new URL(issuer.issuer.url!).origin);
       expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
-      expect(authorize.searchParams.get('nonce')).toBeTruthy();
+      expect(authorize.searchParams.get('nonce')).toMatch(/^[\w-]{43}$/);
       const atIssuer = await fetch(authorize, { redirect: 'manual' });
       const callback = new URL(atIssuer.headers.get('location')!);
       expect(callback.pathname).toBe('/api/auth/oidc/callback');
-      const back = await fetch(callback, { redirect: 'manual' });
+      return { callback, flow: flowCookie(start), start };
+    }
+
+    /** Opens the callback with the given cookies; returns where it lands and the session cookie it set, if any. */
+    async function openCallback(callback: URL, cookie: string | null) {
+      const back = await fetch(callback, { redirect: 'manual', headers: cookie ? { cookie } : {} });
       expect(back.status).toBe(302);
-      const setCookie = back.headers.get('set-cookie');
-      const session = setCookie?.match(/alertdesk_session=([^;]+)/)?.[1];
+      const session = back.headers.get('set-cookie')?.match(/alertdesk_session=([^;]+)/)?.[1];
       return { location: back.headers.get('location')!, cookie: session ? `alertdesk_session=${session}` : null };
+    }
+
+    /** Follows the redirects a browser would, keeping its flow cookie; returns where it finally lands. */
+    async function signInThroughIssuer() {
+      const { callback, flow } = await throughIssuer();
+      return openCallback(callback, flow);
     }
 
     it('creates the user on first sign-in, then lets them register their organization', async () => {
       claims = { sub: 'google-sub-1', email: 'Grace@Example.com', email_verified: true, name: 'Grace Hopper' };
       const first = await signInThroughIssuer();
       expect(first.location).toBe('/login?google=register');
-      expect(first.cookie).toBeTruthy();
+      expect(first.cookie).toMatch(/^alertdesk_session=[\w-]{43}$/);
       const headers = { cookie: first.cookie!, origin: base, 'content-type': 'application/json' };
       const me = await (await fetch(`${base}/api/me`, { headers })).json();
       expect(me.user).toMatchObject({ email: 'grace@example.com', displayName: 'Grace Hopper', hasPassword: false });
@@ -100,12 +116,69 @@ for (const db of testDatabases()) {
       expect(res.cookie).toBeNull();
 
       claims = { sub: 'google-sub-4', email: 'ok@example.com', email_verified: true };
-      const start = await fetch(`${base}/api/auth/oidc/start`, { redirect: 'manual' });
-      const atIssuer = await fetch(new URL(start.headers.get('location')!), { redirect: 'manual' });
-      const callback = new URL(atIssuer.headers.get('location')!);
-      expect((await fetch(callback, { redirect: 'manual' })).headers.get('location')).toBe('/login?google=register');
-      const replay = await fetch(callback, { redirect: 'manual' });
-      expect(replay.headers.get('location')).toBe('/login?error=google');
+      const { callback, flow } = await throughIssuer();
+      expect((await openCallback(callback, flow)).location).toBe('/login?google=register');
+      const replay = await openCallback(callback, flow);
+      expect(replay.location).toBe('/login?error=google');
+    });
+
+    it('binds the flow to the browser that started it with a short-lived HttpOnly cookie on the callback path', async () => {
+      claims = { sub: 'google-sub-5', email: 'cookie@example.com', email_verified: true };
+      const { start, callback, flow } = await throughIssuer();
+      const set = start.headers.getSetCookie().find((c) => c.startsWith('alertdesk_oidc='))!;
+      expect(set).toMatch(/; HttpOnly/i);
+      expect(set).toMatch(/; SameSite=Lax/i);
+      expect(set).toMatch(/; Path=\/api\/auth\/oidc\/callback(;|$)/);
+      expect(set).toMatch(/; Max-Age=600(;|$)/);
+      expect(flow!.slice('alertdesk_oidc='.length)).toBe(callback.searchParams.get('state'));
+      const back = await fetch(callback, { redirect: 'manual', headers: { cookie: flow! } });
+      expect(back.headers.get('location')).toBe('/login?google=register');
+      // The flow is over: the cookie goes.
+      expect(back.headers.getSetCookie().find((c) => c.startsWith('alertdesk_oidc='))).toMatch(/^alertdesk_oidc=;/);
+    });
+
+    it('refuses a callback URL prepared by someone else (login CSRF), with or without a flow of its own', async () => {
+      // The attacker goes through the issuer with their own account and keeps the callback URL instead of opening it.
+      claims = { sub: 'attacker-sub', email: 'attacker@example.com', email_verified: true, name: 'Attacker' };
+      const attacker = await throughIssuer();
+      const before = await env.deps.db.selectFrom('users').select('id').where('oidc_subject', '=', 'attacker-sub').executeTakeFirst();
+      expect(before).toBeUndefined();
+
+      // The victim's browser opens it: no flow cookie at all…
+      const bare = await openCallback(attacker.callback, null);
+      expect(bare).toEqual({ location: '/login?error=google', cookie: null });
+      // …or while its own sign-in is under way (its cookie names another state).
+      claims = { sub: 'victim-sub', email: 'victim@example.com', email_verified: true, name: 'Victim' };
+      const victim = await throughIssuer();
+      const crossed = await openCallback(attacker.callback, victim.flow);
+      expect(crossed).toEqual({ location: '/login?error=google', cookie: null });
+      expect(await env.deps.db.selectFrom('users').select('id').where('oidc_subject', '=', 'attacker-sub').executeTakeFirst()).toBeUndefined();
+      // A stale or forged cookie value is no better than none.
+      expect((await openCallback(attacker.callback, 'alertdesk_oidc=not-the-state')).location).toBe('/login?error=google');
+
+      // The victim's own flow was left alone and still completes, as them.
+      const own = await openCallback(victim.callback, victim.flow);
+      expect(own.location).toBe('/login?google=register');
+      const me = await (await fetch(`${base}/api/me`, { headers: { cookie: own.cookie! } })).json();
+      expect(me.user.email).toBe('victim@example.com');
+    });
+
+    it('links to an existing password account only when the issuer asserts email_verified: true', async () => {
+      const owner = await registerOwner(env.app);
+      for (const [sub, extra] of [
+        ['no-claim-sub', {}],
+        ['string-claim-sub', { email_verified: 'true' }],
+      ] as const) {
+        claims = { sub, email: owner.email, name: 'Not proven', ...extra };
+        const res = await signInThroughIssuer();
+        expect(res).toEqual({ location: '/login?error=google', cookie: null });
+      }
+      const row = await env.deps.db.selectFrom('users').select(['oidc_subject', 'email_verified_at']).where('id', '=', owner.userId).executeTakeFirstOrThrow();
+      expect(row).toEqual({ oidc_subject: null, email_verified_at: null });
+      // Nor does such a token create an account of its own with the address marked as proven.
+      claims = { sub: 'no-claim-new', email: 'unproven@example.com' };
+      expect((await signInThroughIssuer()).location).toBe('/login?error=google');
+      expect(await env.deps.db.selectFrom('users').select('id').where('email', '=', 'unproven@example.com').executeTakeFirst()).toBeUndefined();
     });
 
     it('registerGoogleUserWithTenant needs a session', async () => {

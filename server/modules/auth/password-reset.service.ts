@@ -3,9 +3,11 @@ import { now } from '../../db/database.ts';
 import { OWN_MSG } from '../../../contract/messages.ts';
 import { badRequest } from '../../http/errors.ts';
 import { WindowCounter } from '../../http/rate-limit.ts';
-import { findUserByEmail } from '../users/users.repository.ts';
+import { findUserByEmail, setPasswordHash } from '../users/users.repository.ts';
 import { hashPassword } from './password.ts';
-import { deleteUserSessions, hashToken, newToken } from './sessions.repository.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
+import { consumePasswordReset, insertPasswordReset, spendPasswordResets } from './password-resets.repository.ts';
+import { deleteUserSessions } from './sessions.repository.ts';
 
 export const RESET_TTL_MS = 3600_000;
 // At most 5 reset mails per address an hour, so the form cannot be used to flood a mailbox.
@@ -17,11 +19,7 @@ export async function requestPasswordReset(deps: Deps, email: string) {
   if (!user || mailsPerAddress.blockedFor(email) > 0) return;
   mailsPerAddress.hit(email);
   const { token, hash } = newToken();
-  const at = new Date();
-  await deps.db
-    .insertInto('password_resets')
-    .values({ token_hash: hash, user_id: user.id, created_at: at.toISOString(), expires_at: new Date(at.getTime() + RESET_TTL_MS).toISOString(), used_at: null })
-    .execute();
+  await insertPasswordReset(deps.db, { tokenHash: hash, userId: user.id, at: new Date(), ttlMs: RESET_TTL_MS });
   const link = `${deps.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}`;
   await deps.mailer.send({
     to: user.email,
@@ -30,25 +28,22 @@ export async function requestPasswordReset(deps: Deps, email: string) {
   });
 }
 
-/** Sets a new password from a reset link; the link is spent and every session of the account ends. */
+/** Sets a new password from a reset link; every open link of the account is spent and every session of the account ends. */
 export async function confirmPasswordReset(deps: Deps, token: string, password: string) {
   const passwordHash = await hashPassword(password);
   const at = now();
   const userId = await deps.db.transaction().execute(async (trx) => {
-    const row = await trx
-      .updateTable('password_resets')
-      .set({ used_at: at })
-      .where('token_hash', '=', hashToken(token))
-      .where('used_at', 'is', null)
-      .where('expires_at', '>', at)
-      .returning('user_id')
-      .executeTakeFirst();
-    if (!row) return null;
-    await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: at, email_verified_at: at }).where('id', '=', row.user_id).execute();
-    return row.user_id;
+    const owner = await consumePasswordReset(trx, hashToken(token), at);
+    if (!owner) return null;
+    // Every other open link of the account (older reset mails, a set-password link) is void from now on.
+    await spendPasswordResets(trx, owner, at);
+    // The link came by mail: following it proves the mailbox.
+    await setPasswordHash(trx, owner, passwordHash, at, { emailVerified: true });
+    return owner;
   });
   if (!userId) throw badRequest(OWN_MSG.resetLinkInvalid, { token: OWN_MSG.resetLinkInvalid });
   await deleteUserSessions(deps.db, userId);
+  deps.bus.revokeAccess({ userId });
 }
 
 export const SET_PASSWORD_TTL_MS = 7 * 24 * 3600_000;
@@ -59,11 +54,7 @@ export const SET_PASSWORD_TTL_MS = 7 * 24 * 3600_000;
  */
 export async function sendSetPasswordEmail(deps: Deps, user: { id: string; email: string; display_name: string }) {
   const { token, hash } = newToken();
-  const at = new Date();
-  await deps.db
-    .insertInto('password_resets')
-    .values({ token_hash: hash, user_id: user.id, created_at: at.toISOString(), expires_at: new Date(at.getTime() + SET_PASSWORD_TTL_MS).toISOString(), used_at: null })
-    .execute();
+  await insertPasswordReset(deps.db, { tokenHash: hash, userId: user.id, at: new Date(), ttlMs: SET_PASSWORD_TTL_MS });
   const link = `${deps.config.publicUrl}/reset-password?token=${encodeURIComponent(token)}&welcome=1`;
   await deps.mailer.send({
     to: user.email,

@@ -1,15 +1,8 @@
-import { createHash, randomBytes } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
+import { hashToken, newToken } from '../../lib/tokens.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
-
-/** A fresh random token (256 bits) and the hash we store in its place. */
-export function newToken() {
-  const token = randomBytes(32).toString('base64url');
-  return { token, hash: hashToken(token) };
-}
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
 
 export async function createSession(db: DB, userId: string, meta: { userAgent?: string; ip?: string }) {
   const { token, hash } = newToken();
@@ -39,6 +32,12 @@ export async function findSessionUser(db: DB, token: string) {
     .executeTakeFirst();
 }
 
+/** True while the session with this hash exists and has not expired (live streams re-check it). */
+export async function isSessionLive(db: DB, tokenHash: string) {
+  const row = await db.selectFrom('sessions').select('token_hash').where('token_hash', '=', tokenHash).where('expires_at', '>', now()).executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function deleteSession(db: DB, token: string) {
   await db.deleteFrom('sessions').where('token_hash', '=', hashToken(token)).execute();
 }
@@ -48,4 +47,17 @@ export async function deleteUserSessions(db: DB, userId: string, exceptTokenHash
   let q = db.deleteFrom('sessions').where('user_id', '=', userId);
   if (exceptTokenHash) q = q.where('token_hash', '!=', exceptTokenHash);
   await q.execute();
+}
+
+/** True when the user holds a live session opened from this address (their usual address, for the sign-in ceiling). */
+export async function hasLiveSessionFrom(db: DB, userId: string, ip: string) {
+  const row = await db
+    .selectFrom('sessions')
+    .select('token_hash')
+    .where('user_id', '=', userId)
+    .where('ip', '=', ip)
+    .where('expires_at', '>', now())
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }

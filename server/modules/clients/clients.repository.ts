@@ -116,6 +116,32 @@ export async function countClients(db: DB, tenantId: string): Promise<number> {
   return Number(r.n);
 }
 
+/** Which of the given ids are clients of the tenant. */
+export async function existingClientIds(db: DB, tenantId: string, ids: string[]) {
+  if (ids.length === 0) return new Set<string>();
+  const rows = await db.selectFrom('clients').select('id').where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
+  return new Set(rows.map((r) => r.id));
+}
+
+/** The client of the tenant an event names, by id or by name (case-insensitive; the oldest of that name), or null. */
+export async function findClientIdByRef(db: DB, tenantId: string, ref: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('clients')
+    .select('id')
+    .where('tenant_id', '=', tenantId)
+    .where((eb) => eb.or([eb('id', '=', ref), eb('name_lower', '=', ref.toLowerCase())]))
+    .orderBy('created_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.id ?? null;
+}
+
+/** Every client of the platform (deliberately unscoped: platform analytics for super admins). */
+export async function unsafeCountAllClients(db: DB): Promise<number> {
+  const r = await db.selectFrom('clients').select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow();
+  return Number(r.n);
+}
+
 export async function insertClient(db: DB, row: Insertable<ClientsTable>): Promise<void> {
   await db.insertInto('clients').values(row).execute();
 }

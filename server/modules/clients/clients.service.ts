@@ -4,7 +4,9 @@ import { MSG } from '../../../contract/messages.ts';
 import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
 import { AppError, notFound } from '../../http/errors.ts';
-import { requireAbility, type TenantContext } from '../../http/tenant-context.ts';
+import type { TenantContext } from '../../http/tenant-context.ts';
+import { authorize } from '../tenants/tenants.policy.ts';
+import { lockTenant } from '../tenants/tenants.repository.ts';
 import * as repo from './clients.repository.ts';
 
 export const clientNotFound = () => notFound(MSG.clientNotFound);
@@ -25,18 +27,12 @@ export async function getClient(db: DB, ctx: TenantContext, clientId: string) {
  * valid but the plan does not entitle it, and repeating it will not help until the plan changes).
  */
 export async function createClient(db: DB, ctx: TenantContext, input: ClientInput) {
-  requireAbility(ctx, 'manageClients', CLIENT_MSG.createForbidden);
+  authorize(ctx, 'manageClients', CLIENT_MSG.createForbidden);
   const tenantId = ctx.tenant.id;
   const id = randomUUID();
   await db.transaction().execute(async (trx) => {
-    // A no-op write to the tenant row: on PostgreSQL it holds the row lock until commit, so two concurrent creates
-    // count one after the other and cannot both take the last place. SQLite serialises writers anyway.
-    const tenant = await trx
-      .updateTable('tenants')
-      .set((eb) => ({ max_clients: eb.ref('max_clients') }))
-      .where('id', '=', tenantId)
-      .returning('max_clients')
-      .executeTakeFirst();
+    // Two concurrent creates count one after the other and cannot both take the last place.
+    const tenant = await lockTenant(trx, tenantId);
     if (!tenant) throw clientNotFound();
     if ((await repo.countClients(trx, tenantId)) >= tenant.max_clients) {
       throw new AppError(403, 'plan_limit', clientPlanLimitMessage(tenant.max_clients));
@@ -48,12 +44,12 @@ export async function createClient(db: DB, ctx: TenantContext, input: ClientInpu
 }
 
 export async function updateClient(db: DB, ctx: TenantContext, clientId: string, input: ClientInput) {
-  requireAbility(ctx, 'manageClients', CLIENT_MSG.updateForbidden);
+  authorize(ctx, 'manageClients', CLIENT_MSG.updateForbidden);
   if (!(await repo.updateClient(db, ctx.tenant.id, clientId, { ...repo.clientColumns(input), updated_at: now() }))) throw clientNotFound();
   return getClient(db, ctx, clientId);
 }
 
 export async function deleteClient(db: DB, ctx: TenantContext, clientId: string) {
-  requireAbility(ctx, 'manageClients', CLIENT_MSG.deleteForbidden);
+  authorize(ctx, 'manageClients', CLIENT_MSG.deleteForbidden);
   if (!(await repo.deleteClient(db, ctx.tenant.id, clientId))) throw clientNotFound();
 }

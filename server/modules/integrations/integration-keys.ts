@@ -1,6 +1,7 @@
-import { createHash, randomInt } from 'node:crypto';
+import { randomInt } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
+import { hashToken } from '../../lib/tokens.ts';
 import { INTEGRATION_KEY_LENGTH } from '../../../contract/integrations.ts';
 import { touchIntegration, unsafeFindIntegrationByKeyHash } from './integrations.repository.ts';
 
@@ -10,10 +11,9 @@ const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789
 export function newIntegrationKey() {
   let key = '';
   for (let i = 0; i < INTEGRATION_KEY_LENGTH; i++) key += ALPHABET[randomInt(ALPHABET.length)];
-  return { key, hash: hashIntegrationKey(key), prefix: key.slice(0, 6) };
+  return { key, hash: hashToken(key), prefix: key.slice(0, 6) };
 }
 
-export const hashIntegrationKey = (key: string) => createHash('sha256').update(key).digest('hex');
 
 /** What the ingestion path needs to know about the integration a key belongs to. */
 export interface IntegrationAuth {
@@ -45,7 +45,7 @@ export class IntegrationKeyCache {
 
   async authenticate(key: string | undefined | null): Promise<IntegrationAuth | null> {
     if (!key || key.length > 200) return null;
-    const hash = hashIntegrationKey(key);
+    const hash = hashToken(key);
     const at = Date.now();
     const hit = this.entries.get(hash);
     let auth: IntegrationAuth | null;

@@ -48,8 +48,3 @@ export async function unsafeFindIntegrationByKeyHash(db: DB, keyHash: string) {
 export async function touchIntegration(db: DB, tenantId: string, id: string, at: string) {
   await db.updateTable('integrations').set({ last_used_at: at }).where('tenant_id', '=', tenantId).where('id', '=', id).execute();
 }
-
-export async function clientBelongsToTenant(db: DB, tenantId: string, clientId: string) {
-  const row = await db.selectFrom('clients').select('id').where('tenant_id', '=', tenantId).where('id', '=', clientId).executeTakeFirst();
-  return !!row;
-}

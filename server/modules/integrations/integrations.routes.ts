@@ -10,7 +10,6 @@ import {
   TestAlertResponse,
   UpdateIntegrationBody,
 } from '../../../contract/integrations.ts';
-import { requireAbility, requireTenant } from '../../http/tenant-context.ts';
 import type { Deps } from '../../deps.ts';
 import {
   createIntegration,
@@ -19,70 +18,56 @@ import {
   revokeIntegration,
   rotateIntegrationKey,
   sendTestAlert,
-  type IntegrationServiceDeps,
 } from './integrations.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
 /** Integration keys of a tenant: owners and admins only (ability manageIntegrations). */
-export function registerIntegrationRoutes(app: FastifyInstance, deps: Deps, svc: IntegrationServiceDeps) {
+export function registerIntegrationRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
-  const { db } = deps;
+  const { db, bus, config } = deps;
+  const svc = { db, bus, ingest: app.alerts.ingest, publicUrl: () => config.publicUrl };
   const base = '/api/tenants/:tenantId/integrations';
 
-  r.get(base, { schema: { tags: ['integrations'], params: TenantParam, response: { 200: IntegrationList, ...errors } } }, async (req) => {
-    const ctx = await requireTenant(db, req, req.params.tenantId);
-    requireAbility(ctx, 'manageIntegrations');
-    return listTenantIntegrations(svc, ctx.tenant.id);
-  });
+  r.get(
+    base,
+    { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: TenantParam, response: { 200: IntegrationList, ...errors } } },
+    async (req) => listTenantIntegrations(svc, req.tenantContext),
+  );
 
   r.post(
     base,
-    { schema: { tags: ['integrations'], params: TenantParam, body: CreateIntegrationBody, response: { 201: IntegrationWithKey, ...errors } } },
-    async (req, reply) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageIntegrations');
-      return reply.code(201).send(await createIntegration(svc, ctx, req.body));
+    {
+      config: { tenantScoped: true },
+      schema: { tags: ['integrations'], params: TenantParam, body: CreateIntegrationBody, response: { 201: IntegrationWithKey, ...errors } },
     },
+    async (req, reply) => reply.code(201).send(await createIntegration(svc, req.tenantContext, req.body)),
   );
 
   r.patch(
     `${base}/:integrationId`,
-    { schema: { tags: ['integrations'], params: IntegrationParams, body: UpdateIntegrationBody, response: { 200: Integration, ...errors } } },
-    async (req) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageIntegrations');
-      return editIntegration(svc, ctx, req.params.integrationId, req.body);
+    {
+      config: { tenantScoped: true },
+      schema: { tags: ['integrations'], params: IntegrationParams, body: UpdateIntegrationBody, response: { 200: Integration, ...errors } },
     },
+    async (req) => editIntegration(svc, req.tenantContext, req.params.integrationId, req.body),
   );
 
   r.post(
     `${base}/:integrationId/rotate`,
-    { schema: { tags: ['integrations'], params: IntegrationParams, response: { 200: IntegrationWithKey, ...errors } } },
-    async (req) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageIntegrations');
-      return rotateIntegrationKey(svc, ctx, req.params.integrationId);
-    },
+    { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, response: { 200: IntegrationWithKey, ...errors } } },
+    async (req) => rotateIntegrationKey(svc, req.tenantContext, req.params.integrationId),
   );
 
   r.post(
     `${base}/:integrationId/revoke`,
-    { schema: { tags: ['integrations'], params: IntegrationParams, response: { 200: Integration, ...errors } } },
-    async (req) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageIntegrations');
-      return revokeIntegration(svc, ctx, req.params.integrationId);
-    },
+    { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, response: { 200: Integration, ...errors } } },
+    async (req) => revokeIntegration(svc, req.tenantContext, req.params.integrationId),
   );
 
   r.post(
     `${base}/:integrationId/test`,
-    { schema: { tags: ['integrations'], params: IntegrationParams, response: { 201: TestAlertResponse, ...errors } } },
-    async (req, reply) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageIntegrations');
-      return reply.code(201).send(await sendTestAlert(svc, ctx, req.params.integrationId));
-    },
+    { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, response: { 201: TestAlertResponse, ...errors } } },
+    async (req, reply) => reply.code(201).send(await sendTestAlert(svc, req.tenantContext, req.params.integrationId)),
   );
 }

@@ -4,11 +4,13 @@ import { now } from '../../db/database.ts';
 import { INTEGRATION_MSG, type Integration, type IntegrationWithKey } from '../../../contract/integrations.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
+import { authorize } from '../tenants/tenants.policy.ts';
 import type { AlertBus } from '../alerts/alert-bus.ts';
 import type { IngestService } from '../alerts/ingest/ingest.service.ts';
 import { generatedDedupKey } from '../alerts/ingest/ingest.mappers.ts';
 import { newIntegrationKey } from './integration-keys.ts';
-import { clientBelongsToTenant, findIntegration, insertIntegration, listIntegrations, updateIntegration, type IntegrationRow } from './integrations.repository.ts';
+import { existingClientIds } from '../clients/clients.repository.ts';
+import { findIntegration, insertIntegration, listIntegrations, updateIntegration, type IntegrationRow } from './integrations.repository.ts';
 
 export interface IntegrationServiceDeps {
   db: DB;
@@ -40,7 +42,7 @@ export function toIntegration(row: IntegrationRow, publicUrl: string): Integrati
 }
 
 async function checkClient(db: DB, tenantId: string, clientId: string | null | undefined) {
-  if (clientId && !(await clientBelongsToTenant(db, tenantId, clientId))) {
+  if (clientId && !(await existingClientIds(db, tenantId, [clientId])).has(clientId)) {
     throw badRequest(INTEGRATION_MSG.unknownClient, { clientId: INTEGRATION_MSG.unknownClient });
   }
 }
@@ -51,12 +53,14 @@ async function load(deps: IntegrationServiceDeps, tenantId: string, id: string) 
   return row;
 }
 
-export async function listTenantIntegrations(deps: IntegrationServiceDeps, tenantId: string) {
-  const rows = await listIntegrations(deps.db, tenantId);
+export async function listTenantIntegrations(deps: IntegrationServiceDeps, ctx: TenantContext) {
+  authorize(ctx, 'manageIntegrations');
+  const rows = await listIntegrations(deps.db, ctx.tenant.id);
   return { items: rows.map((r) => toIntegration(r, deps.publicUrl())), total: rows.length, page: 1, pageSize: Math.max(rows.length, 1) };
 }
 
 export async function createIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, input: { name: string; clientId: string | null }): Promise<IntegrationWithKey> {
+  authorize(ctx, 'manageIntegrations');
   await checkClient(deps.db, ctx.tenant.id, input.clientId);
   const { key, hash, prefix } = newIntegrationKey();
   const at = now();
@@ -80,6 +84,7 @@ export async function createIntegration(deps: IntegrationServiceDeps, ctx: Tenan
 }
 
 export async function editIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, id: string, input: { name?: string; clientId?: string | null }) {
+  authorize(ctx, 'manageIntegrations');
   await load(deps, ctx.tenant.id, id);
   await checkClient(deps.db, ctx.tenant.id, input.clientId);
   await updateIntegration(deps.db, ctx.tenant.id, id, {
@@ -93,6 +98,7 @@ export async function editIntegration(deps: IntegrationServiceDeps, ctx: TenantC
 
 /** A new key for the integration; the old one stops working at once, on every instance. */
 export async function rotateIntegrationKey(deps: IntegrationServiceDeps, ctx: TenantContext, id: string): Promise<IntegrationWithKey> {
+  authorize(ctx, 'manageIntegrations');
   const row = await load(deps, ctx.tenant.id, id);
   if (row.revoked_at) throw conflict(INTEGRATION_MSG.revoked);
   const { key, hash, prefix } = newIntegrationKey();
@@ -102,6 +108,7 @@ export async function rotateIntegrationKey(deps: IntegrationServiceDeps, ctx: Te
 }
 
 export async function revokeIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, id: string) {
+  authorize(ctx, 'manageIntegrations');
   const row = await load(deps, ctx.tenant.id, id);
   if (!row.revoked_at) {
     const at = now();
@@ -113,6 +120,7 @@ export async function revokeIntegration(deps: IntegrationServiceDeps, ctx: Tenan
 
 /** "Send test alert": an info alert through the same path a monitoring tool's event takes. */
 export async function sendTestAlert(deps: IntegrationServiceDeps, ctx: TenantContext, id: string) {
+  authorize(ctx, 'manageIntegrations');
   const row = await load(deps, ctx.tenant.id, id);
   if (row.revoked_at) throw conflict(INTEGRATION_MSG.revoked);
   const dedupKey = `test-${generatedDedupKey()}`;

@@ -1,10 +1,9 @@
 import { createHash } from 'node:crypto';
 import { expect, it } from 'vitest';
-import { INTEGRATION_MSG } from '../../../contract/integrations.ts';
-import { OWN_MSG } from '../../../contract/messages.ts';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
-import { addMember, registerOwner } from '../../test/factories.ts';
-import { ingest, insertClient, pdTrigger } from '../alerts/test-helpers.ts';
+import { addMember, insertClient, registerOwner } from '../../test/factories.ts';
+import { ingest, pdTrigger } from '../../test/alerts.ts';
+import { expectTimeSince, ISO_TIME } from '../../test/expect.ts';
 
 describeEachDatabase('integrations', (t) => {
   it('creates a key shown once (32 characters), stores only its hash, and lists it without the key', async () => {
@@ -35,11 +34,14 @@ describeEachDatabase('integrations', (t) => {
     expect(JSON.stringify(list.data)).not.toContain(key);
 
     // Alerts through a client-bound integration belong to that client.
+    const sentAt = Date.now();
     await ingest(t().app, '/v2/enqueue', pdTrigger(key));
     const alerts = await owner.agent.get(`/api/tenants/${owner.tenantId}/alerts`);
     expect(alerts.data.items[0]).toMatchObject({ clientId, clientName: 'Initech' });
     // Recorded off the ingestion path, so it may land a moment after the answer.
-    await expect.poll(async () => (await owner.agent.get(`/api/tenants/${owner.tenantId}/integrations`)).data.items[0].lastUsedAt).toBeTruthy();
+    const lastUsedAt = async () => (await owner.agent.get(`/api/tenants/${owner.tenantId}/integrations`)).data.items[0].lastUsedAt;
+    await expect.poll(lastUsedAt).toMatch(ISO_TIME);
+    expectTimeSince(await lastUsedAt(), sentAt);
   });
 
   it('lets owners and admins manage integrations; users get 403, strangers 404, anonymous 401', async () => {
@@ -62,7 +64,7 @@ describeEachDatabase('integrations', (t) => {
     for (const [method, path, body] of calls) {
       const forbidden = await user.agent.request(method as 'GET', path, body);
       expect(forbidden.statusCode, `${method} ${path} as user`).toBe(403);
-      expect(forbidden.data.error.message).toBe(OWN_MSG.forbidden);
+      expect(forbidden.data.error.message).toBe('You do not have permission to do this');
       expect((await stranger.agent.request(method as 'GET', path, body)).statusCode, `${method} ${path} stranger`).toBe(404);
       expect((await new Agent(t().app).request(method as 'GET', path, body)).statusCode, `${method} ${path} anonymous`).toBe(401);
     }
@@ -78,11 +80,16 @@ describeEachDatabase('integrations', (t) => {
     const base = `/api/tenants/${owner.tenantId}/integrations`;
     const noName = await owner.agent.post(base, { name: '   ' });
     expect(noName.statusCode).toBe(400);
-    expect(noName.data.error).toMatchObject({ message: INTEGRATION_MSG.nameRequired, fields: { name: INTEGRATION_MSG.nameRequired } });
-    expect((await owner.agent.post(base, {})).data.error.fields.name).toBe(INTEGRATION_MSG.nameRequired);
+    expect(noName.data.error).toMatchObject({ message: 'Integration name is required', fields: { name: 'Integration name is required' } });
+    expect((await owner.agent.post(base, {})).data.error.fields.name).toBe('Integration name is required');
+    expect((await owner.agent.post(base, { name: 'n'.repeat(121) })).data.error).toEqual({
+      code: 'validation_failed',
+      message: 'Must be at most 120 characters',
+      fields: { name: 'Must be at most 120 characters' },
+    });
     const badClient = await owner.agent.post(base, { name: 'x', clientId: foreignClient });
     expect(badClient.statusCode).toBe(400);
-    expect(badClient.data.error.fields).toEqual({ clientId: INTEGRATION_MSG.unknownClient });
+    expect(badClient.data.error.fields).toEqual({ clientId: 'Client not found' });
   });
 
   it('renames and re-binds; rotation replaces the key; revocation stops it for good', async () => {
@@ -111,11 +118,12 @@ describeEachDatabase('integrations', (t) => {
 
     const revoked = await owner.agent.post(`${base}/${integration.id}/revoke`);
     expect(revoked.data).toMatchObject({ status: 'revoked' });
-    expect(revoked.data.revokedAt).toBeTruthy();
+    expect(revoked.data.revokedAt).toMatch(ISO_TIME);
+    expect(revoked.data.revokedAt).toBe(revoked.data.updatedAt);
     expect((await ingest(t().app, '/v2/enqueue', pdTrigger(rotated.data.key))).statusCode).toBe(401);
     const rotateRevoked = await owner.agent.post(`${base}/${integration.id}/rotate`);
     expect(rotateRevoked.statusCode).toBe(409);
-    expect(rotateRevoked.data.error.message).toBe(INTEGRATION_MSG.revoked);
+    expect(rotateRevoked.data.error.message).toBe('This integration has been revoked');
     expect((await owner.agent.post(`${base}/${integration.id}/test`)).statusCode).toBe(409);
     // Alerts it sent stay.
     expect((await owner.agent.get(`/api/tenants/${owner.tenantId}/alerts`)).data.total).toBe(3);
@@ -128,7 +136,7 @@ describeEachDatabase('integrations', (t) => {
     const res = await owner.agent.post(`${base}/${integration.id}/test`);
     expect(res.statusCode).toBe(201);
     const detail = (await owner.agent.get(`/api/tenants/${owner.tenantId}/alerts/${res.data.alertId}`)).data;
-    expect(detail.alert).toMatchObject({ title: INTEGRATION_MSG.testAlertTitle, priority: 'info', status: 'new', integrationName: 'Datadog', dedupKey: res.data.dedupKey, tags: ['test'] });
+    expect(detail.alert).toMatchObject({ title: 'Test alert from Alertdesk', priority: 'info', status: 'new', integrationName: 'Datadog', dedupKey: res.data.dedupKey, tags: ['test'] });
     expect(detail.alert.metadata).toMatchObject({ sentBy: 'Olivia Owner' });
   });
 });

@@ -66,44 +66,33 @@ export async function findMemberByEmail(db: DB, tenantId: string, email: string)
     .executeTakeFirst();
 }
 
-/**
- * Takes the tenant's row lock (PostgreSQL) or the write lock (SQLite) for the rest of the transaction, so two
- * invitations cannot both pass the user-limit check. The update changes nothing.
- */
-export async function lockTenant(trx: DB, tenantId: string) {
-  await trx
-    .updateTable('tenants')
-    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
-    .where('id', '=', tenantId)
-    .execute();
-}
-
 export async function insertMember(trx: DB, row: TenantMembersTable) {
   await trx.insertInto('tenant_members').values(row).execute();
-}
-
-export async function insertInvitationToken(trx: DB, row: { token_hash: string; tenant_id: string; member_id: string; created_at: string; expires_at: string }) {
-  await trx
-    .insertInto('member_invitations')
-    .values({ ...row, used_at: null })
-    .execute();
-}
-
-/** Spends every unused link of an invitation (a resend replaces the old link; an accept uses it up). */
-export async function spendInvitationTokens(trx: DB, tenantId: string, memberId: string, at: string) {
-  await trx.updateTable('member_invitations').set({ used_at: at }).where('tenant_id', '=', tenantId).where('member_id', '=', memberId).where('used_at', 'is', null).execute();
 }
 
 export async function setMemberRole(db: DB, tenantId: string, memberId: string, role: 'user' | 'admin') {
   await db.updateTable('tenant_members').set({ role }).where('tenant_id', '=', tenantId).where('id', '=', memberId).execute();
 }
 
-/** Removes the member row (its invitation links go with it) and the member's alert subscriptions in this tenant. */
-export async function deleteMember(trx: DB, tenantId: string, member: { id: string; user_id: string | null }) {
-  await trx.deleteFrom('tenant_members').where('tenant_id', '=', tenantId).where('id', '=', member.id).execute();
-  if (member.user_id) {
-    await trx.deleteFrom('alert_subscriptions').where('tenant_id', '=', tenantId).where('user_id', '=', member.user_id).execute();
-  }
+/** Removes the member row; its invitation links go with it (`on delete cascade`). */
+export async function deleteMember(db: DB, tenantId: string, memberId: string) {
+  await db.deleteFrom('tenant_members').where('tenant_id', '=', tenantId).where('id', '=', memberId).execute();
+}
+
+/** The member row behind an invitation link, with its tenant's name. */
+export async function findMemberWithTenantName(db: DB, tenantId: string, memberId: string) {
+  return db
+    .selectFrom('tenant_members as m')
+    .innerJoin('tenants as t', 't.id', 'm.tenant_id')
+    .select(['m.id', 'm.email', 'm.status', 't.id as tenant_id', 't.name as tenant_name'])
+    .where('m.tenant_id', '=', tenantId)
+    .where('m.id', '=', memberId)
+    .executeTakeFirst();
+}
+
+/** Member rows carry a copy of the account's name for other modules' lists: a rename updates it in every tenant. */
+export async function unsafeRenameUserMemberships(db: DB, userId: string, displayName: string) {
+  await db.updateTable('tenant_members').set({ display_name: displayName }).where('user_id', '=', userId).execute();
 }
 
 /** Turns an invitation into a membership of the given account. Returns false when it was no longer pending. */
@@ -116,75 +105,4 @@ export async function activateMember(trx: DB, tenantId: string, memberId: string
     .where('status', '=', 'invited')
     .executeTakeFirst();
   return Number(res.numUpdatedRows) === 1;
-}
-
-/**
- * The invitation behind a link, whatever its tenant: the token is the only key the public link carries. Only a
- * live link (unused, unexpired) of a still-pending invitation is found.
- */
-export async function unsafeFindLiveInvitation(db: DB, tokenHash: string, at: string) {
-  return db
-    .selectFrom('member_invitations as i')
-    .innerJoin('tenant_members as m', 'm.id', 'i.member_id')
-    .innerJoin('tenants as t', 't.id', 'i.tenant_id')
-    .leftJoin('users as inviter', 'inviter.id', 'm.invited_by')
-    .select([
-      'i.token_hash',
-      'i.tenant_id',
-      'i.member_id',
-      'i.expires_at',
-      'm.email',
-      'm.role',
-      't.name as tenant_name',
-      'inviter.display_name as invited_by_name',
-    ])
-    .where('i.token_hash', '=', tokenHash)
-    .where('i.used_at', 'is', null)
-    .where('i.expires_at', '>', at)
-    .where('m.status', '=', 'invited')
-    .executeTakeFirst();
-}
-
-/** Spends one link if it is still live; returns its tenant and member, or undefined (already used, expired, unknown). */
-export async function consumeInvitationToken(trx: DB, tokenHash: string, at: string) {
-  return trx
-    .updateTable('member_invitations')
-    .set({ used_at: at })
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', at)
-    .returning(['tenant_id', 'member_id'])
-    .executeTakeFirst();
-}
-
-/**
- * Pending invitations addressed to an email in every tenant, with a live link (so an expired invitation is not
- * offered). Unscoped on purpose: it is how a signed-in invitee sees invitations of tenants they are not in yet.
- */
-export async function unsafeListPendingInvitationsForEmail(db: DB, email: string, at: string, memberId?: string) {
-  let q = db
-    .selectFrom('tenant_members as m')
-    .innerJoin('tenants as t', 't.id', 'm.tenant_id')
-    .leftJoin('users as inviter', 'inviter.id', 'm.invited_by')
-    .select(['m.id', 'm.tenant_id', 'm.role', 'm.created_at', 't.name as tenant_name', 'inviter.display_name as invited_by_name'])
-    .where('m.email', '=', email.toLowerCase())
-    .where('m.status', '=', 'invited')
-    .where((eb) =>
-      eb.exists(
-        eb
-          .selectFrom('member_invitations as i')
-          .select('i.token_hash')
-          .whereRef('i.member_id', '=', 'm.id')
-          .where('i.used_at', 'is', null)
-          .where('i.expires_at', '>', at),
-      ),
-    )
-    .orderBy('m.created_at');
-  if (memberId) q = q.where('m.id', '=', memberId);
-  return q.execute();
-}
-
-/** A pending invitation by id for the account with that email (the after-sign-in banner), if its link is live. */
-export async function unsafeFindPendingInvitationForEmail(db: DB, memberId: string, email: string, at: string) {
-  return (await unsafeListPendingInvitationsForEmail(db, email, at, memberId))[0];
 }

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { MeResponse } from '../../../contract/auth.ts';
 import { ErrorBody, Ok, TenantParam } from '../../../contract/common.ts';
@@ -20,25 +20,21 @@ import {
 } from '../../../contract/members.ts';
 import type { Deps } from '../../deps.ts';
 import { unauthorized } from '../../http/errors.ts';
-import { requireUser, setSessionCookie } from '../../http/session.ts';
-import { requireAbility, requireTenant } from '../../http/tenant-context.ts';
+import { requireUser, setSessionCookie, signedIn } from '../../http/session.ts';
 import { describeMe } from '../auth/auth.service.ts';
 import { createSession } from '../auth/sessions.repository.ts';
 import { findUserById } from '../users/users.repository.ts';
 import {
   acceptInvitationWithToken,
   acceptPendingInvitation,
-  changeMemberRole,
   declineInvitationWithToken,
   declinePendingInvitation,
   inviteMember,
-  listTenantMembers,
   previewInvitation,
   registerFromInvitation,
-  removeMember,
   resendInvitation,
-  tenantDetails,
-} from './members.service.ts';
+} from './invitations.service.ts';
+import { changeMemberRole, listTenantMembers, removeMember, tenantDetails } from './members.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
@@ -46,72 +42,57 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 export function registerMemberRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
-  // A request without a session answers 401 before its body is validated.
-  const signedIn = async (req: FastifyRequest) => {
-    requireUser(req);
-  };
 
   r.get(
     '/api/tenants/:tenantId/details',
-    { onRequest: signedIn, schema: { tags: ['members'], params: TenantParam, response: { 200: TenantDetails, ...errors } } },
-    async (req) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageMembers');
-      return tenantDetails(db, ctx);
-    },
+    { onRequest: signedIn, config: { tenantScoped: true }, schema: { tags: ['members'], params: TenantParam, response: { 200: TenantDetails, ...errors } } },
+    async (req) => tenantDetails(db, req.tenantContext),
   );
 
   r.get(
     '/api/tenants/:tenantId/members',
-    { onRequest: signedIn, schema: { tags: ['members'], params: TenantParam, querystring: MemberListQuery, response: { 200: TenantMemberList, ...errors } } },
-    async (req) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageMembers');
-      return listTenantMembers(db, ctx, req.query);
+    {
+      onRequest: signedIn,
+      config: { tenantScoped: true },
+      schema: { tags: ['members'], params: TenantParam, querystring: MemberListQuery, response: { 200: TenantMemberList, ...errors } },
     },
+    async (req) => listTenantMembers(db, req.tenantContext, req.query),
   );
 
   r.post(
     '/api/tenants/:tenantId/members',
-    { onRequest: signedIn, schema: { tags: ['members'], params: TenantParam, body: InviteMemberBody, response: { 201: InviteMemberResponse, ...errors } } },
-    async (req, reply) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageMembers');
-      return reply.code(201).send(await inviteMember(deps, req.log, ctx, req.body));
+    {
+      onRequest: signedIn,
+      config: { tenantScoped: true },
+      schema: { tags: ['members'], params: TenantParam, body: InviteMemberBody, response: { 201: InviteMemberResponse, ...errors } },
     },
+    async (req, reply) => reply.code(201).send(await inviteMember(deps, req.log, req.tenantContext, req.body)),
   );
 
   r.route({
     method: ['PATCH', 'PUT'],
     url: '/api/tenants/:tenantId/members/:memberId',
     onRequest: signedIn,
+    config: { tenantScoped: true },
     schema: { tags: ['members'], params: MemberParams, body: ChangeRoleBody, response: { 200: TenantMember, ...errors } },
-    handler: async (req) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageMembers');
-      return changeMemberRole(db, ctx, req.params.memberId, req.body.role);
-    },
+    handler: async (req) => changeMemberRole(db, req.tenantContext, req.params.memberId, req.body.role),
   });
 
   r.delete(
     '/api/tenants/:tenantId/members/:memberId',
-    { onRequest: signedIn, schema: { tags: ['members'], params: MemberParams, response: { 200: Ok, ...errors } } },
+    { onRequest: signedIn, config: { tenantScoped: true }, schema: { tags: ['members'], params: MemberParams, response: { 200: Ok, ...errors } } },
     async (req) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageMembers');
-      await removeMember(db, ctx, req.params.memberId);
+      const ctx = req.tenantContext;
+      const removedUserId = await removeMember(db, ctx, req.params.memberId);
+      if (removedUserId) deps.bus.revokeAccess({ userId: removedUserId, tenantId: ctx.tenant.id });
       return { ok: true as const };
     },
   );
 
   r.post(
     '/api/tenants/:tenantId/members/:memberId/resend',
-    { onRequest: signedIn, schema: { tags: ['members'], params: MemberParams, response: { 200: ResendResponse, ...errors } } },
-    async (req) => {
-      const ctx = await requireTenant(db, req, req.params.tenantId);
-      requireAbility(ctx, 'manageMembers');
-      return resendInvitation(deps, req.log, ctx, req.params.memberId);
-    },
+    { onRequest: signedIn, config: { tenantScoped: true }, schema: { tags: ['members'], params: MemberParams, response: { 200: ResendResponse, ...errors } } },
+    async (req) => resendInvitation(deps, req.log, req.tenantContext, req.params.memberId),
   );
 
   // The public link: preview, accept (signed in), register (new person), decline.

@@ -1,6 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { MSG, OWN_MSG } from '../../../contract/messages.ts';
-import { MEMBERS_MSG, userLimitReached } from '../../../contract/members.ts';
 import { Agent, describeEachDatabase, type TestEnv } from '../../test/test-app.ts';
 import { addMember, registerOwner, uniqueEmail } from '../../test/factories.ts';
 import { memberAbilities, memberChangeRefusal } from './members.policy.ts';
@@ -24,12 +22,12 @@ describe('member policy (pure)', () => {
   const tenant = { owner_id: 'owner' };
   it('refuses owners and oneself, lets managers change everyone else', () => {
     const admin = { userId: 'a', role: 'admin' as const };
-    expect(memberChangeRefusal(admin, tenant, { user_id: 'owner', role: 'admin', status: 'active' }, 'edit')).toBe(MEMBERS_MSG.ownerProtected);
-    expect(memberChangeRefusal(admin, tenant, { user_id: 'x', role: 'owner', status: 'active' }, 'remove')).toBe(MEMBERS_MSG.ownerProtected);
-    expect(memberChangeRefusal(admin, tenant, { user_id: 'a', role: 'admin', status: 'active' }, 'edit')).toBe(MEMBERS_MSG.cannotEditSelf);
-    expect(memberChangeRefusal(admin, tenant, { user_id: 'a', role: 'admin', status: 'active' }, 'remove')).toBe(MEMBERS_MSG.cannotRemoveSelf);
+    expect(memberChangeRefusal(admin, tenant, { user_id: 'owner', role: 'admin', status: 'active' }, 'edit')).toBe('Owners cannot be edited or removed');
+    expect(memberChangeRefusal(admin, tenant, { user_id: 'x', role: 'owner', status: 'active' }, 'remove')).toBe('Owners cannot be edited or removed');
+    expect(memberChangeRefusal(admin, tenant, { user_id: 'a', role: 'admin', status: 'active' }, 'edit')).toBe('You cannot change your own role');
+    expect(memberChangeRefusal(admin, tenant, { user_id: 'a', role: 'admin', status: 'active' }, 'remove')).toBe('You cannot remove yourself from this organization');
     expect(memberChangeRefusal(admin, tenant, { user_id: 'b', role: 'admin', status: 'active' }, 'remove')).toBeNull();
-    expect(memberChangeRefusal({ userId: 'u', role: 'user' }, tenant, { user_id: 'b', role: 'user', status: 'active' }, 'edit')).toBe(OWN_MSG.forbidden);
+    expect(memberChangeRefusal({ userId: 'u', role: 'user' }, tenant, { user_id: 'b', role: 'user', status: 'active' }, 'edit')).toBe('You do not have permission to do this');
   });
   it('offers resend and revoke for invitations, edit and remove for other members', () => {
     const owner = { userId: 'owner', role: 'owner' as const };
@@ -62,26 +60,26 @@ describeEachDatabase('tenant members and invitations', (t) => {
       expect((await anonymous.request(method as 'GET', url, body)).statusCode, `${method} ${url}`).toBe(401);
       const cross = await other.agent.request(method as 'GET', url, body);
       expect(cross.statusCode, `${method} ${url}`).toBe(404);
-      expect(cross.data.error.message).toBe(OWN_MSG.notFound);
+      expect(cross.data.error.message).toBe('Not found');
       const plain = await user.agent.request(method as 'GET', url, body);
       expect(plain.statusCode, `${method} ${url}`).toBe(403);
     }
     const noEmail = await owner.agent.post(`${base}/members`, { email: '', role: 'user' });
     expect(noEmail.statusCode).toBe(400);
-    expect(noEmail.data.error).toMatchObject({ message: MSG.emailRequired, fields: { email: MSG.emailRequired } });
+    expect(noEmail.data.error).toMatchObject({ message: 'Email is required', fields: { email: 'Email is required' } });
     const badEmail = await owner.agent.post(`${base}/members`, { email: 'not-an-email' });
-    expect(badEmail.data.error.fields).toEqual({ email: MSG.invalidEmail });
+    expect(badEmail.data.error.fields).toEqual({ email: 'Invalid email address' });
     const owners = await owner.agent.post(`${base}/members`, { email: uniqueEmail(), role: 'owner' });
     expect(owners.statusCode).toBe(400);
-    expect(owners.data.error.fields).toEqual({ role: MEMBERS_MSG.roleRequired });
+    expect(owners.data.error.fields).toEqual({ role: 'Role must be User or Admin' });
     const badRole = await owner.agent.patch(`${base}/members/${targetId}`, { role: 'superAdmin' });
-    expect(badRole.data.error.fields).toEqual({ role: MEMBERS_MSG.roleRequired });
+    expect(badRole.data.error.fields).toEqual({ role: 'Role must be User or Admin' });
     // A member of another tenant answers exactly like a missing one.
     const foreign = (await other.agent.get(`/api/tenants/${other.tenantId}/members`)).data.items[0].id;
     const missing = await owner.agent.patch(`${base}/members/${foreign}`, { role: 'admin' });
     expect(missing.statusCode).toBe(404);
-    expect(missing.data.error.message).toBe(MSG.userNotFoundInTenant);
-    expect((await owner.agent.delete(`${base}/members/nope`)).data.error.message).toBe(MSG.userNotFoundInTenant);
+    expect(missing.data.error.message).toBe('User not found in tenant');
+    expect((await owner.agent.delete(`${base}/members/nope`)).data.error.message).toBe('User not found in tenant');
   });
 
   it('lists members and pending invitations with the actions the caller may take, and the tenant details', async () => {
@@ -129,9 +127,9 @@ describeEachDatabase('tenant members and invitations', (t) => {
     expect(preview.data).toMatchObject({ tenantName: 'Invite MSP', email, role: 'user', invitedByName: 'Olivia Owner', accountExists: false });
 
     const noName = await visitor.post(`/api/invitations/${token}/register`, { displayName: ' ', password: 'secret123' });
-    expect(noName.data.error).toMatchObject({ message: MSG.nameRequired, fields: { displayName: MSG.nameRequired } });
+    expect(noName.data.error).toMatchObject({ message: 'Name is required', fields: { displayName: 'Name is required' } });
     const short = await visitor.post(`/api/invitations/${token}/register`, { displayName: 'Nina New', password: '123' });
-    expect(short.data.error.fields).toEqual({ password: MSG.passwordTooShort });
+    expect(short.data.error.fields).toEqual({ password: 'Password must be at least 6 characters' });
 
     const joined = await visitor.post(`/api/invitations/${token}/register`, { displayName: 'Nina New', password: 'secret123' });
     expect(joined.statusCode).toBe(200);
@@ -152,11 +150,13 @@ describeEachDatabase('tenant members and invitations', (t) => {
     ] as const) {
       const again = await visitor.request(method, url, body);
       expect(again.statusCode, url).toBe(404);
-      expect(again.data.error.message).toBe(MEMBERS_MSG.invitationInvalid);
+      expect(again.data.error.message).toBe('This invitation link is invalid or has expired');
     }
     const row = (await owner.agent.get(`/api/tenants/${owner.tenantId}/members`)).data.items.find((m: { email: string }) => m.email === email);
     expect(row).toMatchObject({ status: 'active', displayName: 'Nina New', invitationExpiresAt: null });
-    expect(row.joinedAt).toBeTruthy();
+    // Account, sign-in and membership are one moment.
+    expect(row.joinedAt).toMatch(/^\d{4}-\d{2}-\d{2}T/);
+    expect(row.joinedAt).toBe(joined.data.me.user.lastSignInAt);
   });
 
   it('lets an existing account accept from the link, only the invited address, and shows it after sign-in', async () => {
@@ -169,15 +169,16 @@ describeEachDatabase('tenant members and invitations', (t) => {
     expect((await new Agent(env.app).get(`/api/invitations/${token}`)).data.accountExists).toBe(true);
     const register = await new Agent(env.app).post(`/api/invitations/${token}/register`, { displayName: 'Imposter', password: 'secret123' });
     expect(register.statusCode).toBe(409);
-    expect(register.data.error.message).toBe(MEMBERS_MSG.accountExists);
+    expect(register.data.error.message).toBe('An account with this email already exists. Sign in to accept the invitation.');
 
     expect((await new Agent(env.app).post(`/api/invitations/${token}/accept`, {})).statusCode).toBe(401);
     const wrong = await stranger.agent.post(`/api/invitations/${token}/accept`, {});
     expect(wrong.statusCode).toBe(403);
-    expect(wrong.data.error.message).toBe(MEMBERS_MSG.invitationOtherEmail);
+    expect(wrong.data.error.message).toBe('This invitation was sent to a different email address. Sign in with that address to accept it.');
     expect((await stranger.agent.get('/api/me')).data.pendingInvitations).toEqual([]);
 
-    // Signed in, the invitee sees it in /api/me without the link.
+    // Signed in with a proven address, the invitee sees it in /api/me without the link.
+    await env.deps.db.updateTable('users').set({ email_verified_at: new Date().toISOString() }).where('id', '=', invitee.userId).execute();
     const me = await invitee.agent.get('/api/me');
     expect(me.data.pendingInvitations).toEqual([
       expect.objectContaining({ id: member.id, tenantId: owner.tenantId, tenantName: 'Existing MSP', role: 'admin', invitedByName: 'Olivia Owner' }),
@@ -202,12 +203,12 @@ describeEachDatabase('tenant members and invitations', (t) => {
     expect((await new Agent(env.app).post(`/api/me/invitations/${forA.id}/accept`, {})).statusCode).toBe(401);
     const notHers = await b.agent.post(`/api/me/invitations/${forA.id}/accept`, {});
     expect(notHers.statusCode).toBe(404);
-    expect(notHers.data.error.message).toBe(MEMBERS_MSG.invitationInvalid);
+    expect(notHers.data.error.message).toBe('This invitation link is invalid or has expired');
     const linkForA = linkToken(env, a.email);
     // Nobody proved reading these mailboxes yet (sign-up does not verify addresses): only the emailed link works.
     const unverified = await a.agent.post(`/api/me/invitations/${forA.id}/accept`, {});
     expect(unverified.statusCode).toBe(403);
-    expect(unverified.data.error.message).toBe(MEMBERS_MSG.verifyByLink);
+    expect(unverified.data.error.message).toBe('To answer this invitation, open the link we emailed you.');
     expect((await b.agent.post(`/api/me/invitations/${forB.id}/decline`, {})).statusCode).toBe(403);
     expect((await a.agent.get('/api/me')).data.user.emailVerified).toBe(false);
     // A followed password-reset link proves the mailbox, as does Google sign-in.
@@ -234,12 +235,13 @@ describeEachDatabase('tenant members and invitations', (t) => {
     const env = t();
     const owner = await registerOwner(env.app, { tenantName: 'Expiry MSP' });
     const invitee = await registerOwner(env.app, { tenantName: 'Late MSP' });
+    await env.deps.db.updateTable('users').set({ email_verified_at: new Date().toISOString() }).where('id', '=', invitee.userId).execute();
     const member = await invite(owner, invitee.email);
     const first = linkToken(env, invitee.email);
     await env.deps.db.updateTable('member_invitations').set({ expires_at: new Date(Date.now() - 1000).toISOString() }).where('member_id', '=', member.id).execute();
     const expired = await invitee.agent.post(`/api/invitations/${first}/accept`, {});
     expect(expired.statusCode).toBe(404);
-    expect(expired.data.error.message).toBe(MEMBERS_MSG.invitationInvalid);
+    expect(expired.data.error.message).toBe('This invitation link is invalid or has expired');
     expect((await invitee.agent.get('/api/me')).data.pendingInvitations).toEqual([]);
     expect((await invitee.agent.post(`/api/me/invitations/${member.id}/accept`, {})).statusCode).toBe(404);
     const listed = (await owner.agent.get(`/api/tenants/${owner.tenantId}/members`)).data.items.find((m: { id: string }) => m.id === member.id);
@@ -260,7 +262,7 @@ describeEachDatabase('tenant members and invitations', (t) => {
     expect((await invitee.agent.post(`/api/invitations/${third}/accept`, {})).statusCode).toBe(200);
     const done = await owner.agent.post(`/api/tenants/${owner.tenantId}/members/${member.id}/resend`, {});
     expect(done.statusCode).toBe(409);
-    expect(done.data.error.message).toBe(MEMBERS_MSG.notInvited);
+    expect(done.data.error.message).toBe('This user has already accepted the invitation');
   });
 
   it('limits resends of one invitation', async () => {
@@ -271,7 +273,7 @@ describeEachDatabase('tenant members and invitations', (t) => {
     for (let i = 0; i < 4; i++) expect((await owner.agent.post(`/api/tenants/${owner.tenantId}/members/${member.id}/resend`, {})).statusCode).toBe(200);
     const blocked = await owner.agent.post(`/api/tenants/${owner.tenantId}/members/${member.id}/resend`, {});
     expect(blocked.statusCode).toBe(429);
-    expect(blocked.data.error.message).toBe(MEMBERS_MSG.tooManyResends);
+    expect(blocked.data.error.message).toBe('Too many invitation emails to this address. Please try again later.');
   });
 
   it('revokes a pending invitation: its link stops working and the seat is free again', async () => {
@@ -298,11 +300,11 @@ describeEachDatabase('tenant members and invitations', (t) => {
     for (const email of [owner.email.toUpperCase(), member.email.replace(/^./, (c) => c.toUpperCase())]) {
       const res = await owner.agent.post(`/api/tenants/${owner.tenantId}/members`, { email, role: 'user' });
       expect(res.statusCode).toBe(409);
-      expect(res.data.error).toMatchObject({ message: MSG.userAlreadyInTenant, fields: { email: MSG.userAlreadyInTenant } });
+      expect(res.data.error).toMatchObject({ message: 'User already exists in this tenant', fields: { email: 'User already exists in this tenant' } });
     }
     const pending = uniqueEmail('twice');
     await invite(owner, pending);
-    expect((await owner.agent.post(`/api/tenants/${owner.tenantId}/members`, { email: pending.toUpperCase() })).data.error.message).toBe(MSG.userAlreadyInTenant);
+    expect((await owner.agent.post(`/api/tenants/${owner.tenantId}/members`, { email: pending.toUpperCase() })).data.error.message).toBe('User already exists in this tenant');
     // Two invitations of one address at the same moment: one wins, the other is told it exists.
     const racing = uniqueEmail('race');
     const results = await Promise.all([0, 1].map(() => owner.agent.post(`/api/tenants/${owner.tenantId}/members`, { email: racing })));
@@ -317,7 +319,7 @@ describeEachDatabase('tenant members and invitations', (t) => {
     for (let i = 0; i < 3; i++) invited.push(await invite(owner, uniqueEmail('seat')));
     const full = await owner.agent.post(`/api/tenants/${owner.tenantId}/members`, { email: uniqueEmail('extra') });
     expect(full.statusCode).toBe(409);
-    expect(full.data.error.message).toBe(userLimitReached(5));
+    expect(full.data.error.message).toBe('This organization has reached its limit of 5 users (members and pending invitations). Remove a user or revoke an invitation, or move to a larger plan.');
     expect(full.data.error.message).toContain('limit of 5 users');
     expect((await owner.agent.get(`/api/tenants/${owner.tenantId}/details`)).data.seatsUsed).toBe(5);
     await owner.agent.delete(`/api/tenants/${owner.tenantId}/members/${invited[0].id}`);
@@ -338,12 +340,12 @@ describeEachDatabase('tenant members and invitations', (t) => {
     const adminRow = items.find((m: { userId: string }) => m.userId === admin.userId);
     const base = `/api/tenants/${owner.tenantId}/members`;
     const cases: Array<[Agent, 'patch' | 'delete', string, string]> = [
-      [admin.agent, 'patch', ownerRow.id, MEMBERS_MSG.ownerProtected],
-      [admin.agent, 'delete', ownerRow.id, MEMBERS_MSG.ownerProtected],
-      [owner.agent, 'patch', ownerRow.id, MEMBERS_MSG.ownerProtected],
-      [owner.agent, 'delete', ownerRow.id, MEMBERS_MSG.ownerProtected],
-      [admin.agent, 'patch', adminRow.id, MEMBERS_MSG.cannotEditSelf],
-      [admin.agent, 'delete', adminRow.id, MEMBERS_MSG.cannotRemoveSelf],
+      [admin.agent, 'patch', ownerRow.id, 'Owners cannot be edited or removed'],
+      [admin.agent, 'delete', ownerRow.id, 'Owners cannot be edited or removed'],
+      [owner.agent, 'patch', ownerRow.id, 'Owners cannot be edited or removed'],
+      [owner.agent, 'delete', ownerRow.id, 'Owners cannot be edited or removed'],
+      [admin.agent, 'patch', adminRow.id, 'You cannot change your own role'],
+      [admin.agent, 'delete', adminRow.id, 'You cannot remove yourself from this organization'],
     ];
     for (const [agent, method, id, message] of cases) {
       const res = method === 'patch' ? await agent.patch(`${base}/${id}`, { role: 'user' }) : await agent.delete(`${base}/${id}`);
@@ -395,5 +397,27 @@ describeEachDatabase('tenant members and invitations', (t) => {
     expect(subs).toEqual([]);
     // The removed person keeps their account and their own tenant.
     expect((await member.agent.get('/api/me')).statusCode).toBe(200);
+  });
+
+  it('shows pending invitations in /api/me only to an address the account has proven', async () => {
+    const env = t();
+    const owner = await registerOwner(env.app, { name: 'Secret Inviter', tenantName: 'Secret MSP' });
+    const address = uniqueEmail('invitee');
+    await invite(owner, address, 'admin');
+    // Someone signs up with the invitee's address (sign-up does not verify it): nothing about the invitation shows.
+    const squatter = await registerOwner(env.app, { email: address, tenantName: 'Squatter MSP' });
+    const me = (await squatter.agent.get('/api/me')).data;
+    expect(me.user.emailVerified).toBe(false);
+    expect(me.pendingInvitations).toEqual([]);
+    expect(JSON.stringify(me)).not.toMatch(/Secret MSP|Secret Inviter/);
+    // Once the address is proven (here by a followed reset link), the invitation is listed.
+    await new Agent(env.app).post('/api/auth/password-reset', { email: address });
+    const token = decodeURIComponent(env.mailer.last(address).text.match(/token=([^\s]+)/)![1]);
+    expect((await new Agent(env.app).post('/api/auth/password-reset/confirm', { token, password: 'proven-123' })).statusCode).toBe(200);
+    const proven = new Agent(env.app);
+    expect((await proven.post('/api/auth/sign-in', { email: address, password: 'proven-123' })).statusCode).toBe(200);
+    expect((await proven.get('/api/me')).data.pendingInvitations).toEqual([
+      expect.objectContaining({ tenantId: owner.tenantId, tenantName: 'Secret MSP', role: 'admin', invitedByName: 'Secret Inviter' }),
+    ]);
   });
 });

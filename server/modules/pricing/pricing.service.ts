@@ -1,9 +1,8 @@
 import type { DB } from '../../db/database.ts';
-import { now } from '../../db/database.ts';
+import { isUniqueViolation, now } from '../../db/database.ts';
 import { MSG } from '../../../contract/messages.ts';
 import { PRICING_MSG, type PricingPlanFields } from '../../../contract/pricing.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { isUniqueViolation } from '../auth/auth.service.ts';
 import {
   clearOtherDefaults,
   deletePlanRow,

@@ -1,7 +1,6 @@
 import { expect, it } from 'vitest';
-import { MSG } from '../../../contract/messages.ts';
 import { PRICING_SETTINGS_DEFAULTS } from '../../../contract/plans.ts';
-import { PRICING_MSG, type CreatePricingPlanBody } from '../../../contract/pricing.ts';
+import { type CreatePricingPlanBody } from '../../../contract/pricing.ts';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { registerOwner, superAdmin } from '../../test/factories.ts';
 
@@ -45,7 +44,7 @@ describeEachDatabase('pricing plans', (t) => {
       tenantData: { name: 'Pat MSP', plan: 'partner-deal' },
     });
     expect(refused.statusCode).toBe(400);
-    expect(refused.data.error.fields).toEqual({ 'tenantData.plan': MSG.selectPlan });
+    expect(refused.data.error.fields).toEqual({ 'tenantData.plan': 'Please select a plan' });
   });
 
   it('lets only super admins create plans, with validated fields', async () => {
@@ -54,19 +53,19 @@ describeEachDatabase('pricing plans', (t) => {
     const owner = await registerOwner(app);
     const denied = await owner.agent.post('/api/pricingPlans', plan());
     expect(denied.statusCode).toBe(403);
-    expect(denied.data.error.message).toBe(MSG.onlySuperAdminsModifyPlans);
+    expect(denied.data.error.message).toBe('Only super admins can modify pricing plans');
     // Refused before validation: a non-admin learns nothing from field errors.
     expect((await owner.agent.post('/api/pricingPlans', { name: '' })).statusCode).toBe(403);
 
     const { agent } = await superAdmin(deps, app);
     const cases: [Partial<CreatePricingPlanBody>, string, string][] = [
-      [{ name: '  ' }, 'name', PRICING_MSG.planNameRequired],
-      [{ price: '' }, 'price', PRICING_MSG.priceRequired],
-      [{ maxUsers: 0 }, 'maxUsers', PRICING_MSG.maxUsersPositive],
-      [{ maxClients: 2.5 }, 'maxClients', PRICING_MSG.maxClientsPositive],
-      [{ sortOrder: -1 }, 'sortOrder', PRICING_MSG.sortOrderInvalid],
-      [{ id: 'Bad Id!' }, 'id', PRICING_MSG.planIdInvalid],
-      [{ features: [{ id: 'x', name: '', description: '', included: true }] }, 'features.0.name', PRICING_MSG.featureNameRequired],
+      [{ name: '  ' }, 'name', 'Plan name is required'],
+      [{ price: '' }, 'price', 'Price is required'],
+      [{ maxUsers: 0 }, 'maxUsers', 'Max users must be a positive whole number'],
+      [{ maxClients: 2.5 }, 'maxClients', 'Max clients must be a positive whole number'],
+      [{ sortOrder: -1 }, 'sortOrder', 'Sort order must be a whole number of 0 or more'],
+      [{ id: 'Bad Id!' }, 'id', 'Plan ID may contain only lowercase letters, digits, "-" and "_"'],
+      [{ features: [{ id: 'x', name: '', description: '', included: true }] }, 'features.0.name', 'Feature name is required'],
     ];
     for (const [over, field, message] of cases) {
       const res = await agent.post('/api/pricingPlans', plan(over));
@@ -75,7 +74,7 @@ describeEachDatabase('pricing plans', (t) => {
       expect(res.data.error.fields[field]).toBe(message);
     }
     const dupFeatures = await agent.post('/api/pricingPlans', plan({ features: [{ id: 'a', name: 'A', description: '', included: true }, { id: 'a', name: 'B', description: '', included: false }] }));
-    expect(dupFeatures.data.error.fields.features).toBe(PRICING_MSG.featureIdsUnique);
+    expect(dupFeatures.data.error.fields.features).toBe('Each feature must have a different ID');
 
     const first = await agent.post('/api/pricingPlans', plan({ name: 'Enterprise Plus' }));
     expect(first.data.id).toBe('enterprise-plus');
@@ -83,7 +82,7 @@ describeEachDatabase('pricing plans', (t) => {
     expect(second.data.id).toBe('enterprise-plus-2');
     const taken = await agent.post('/api/pricingPlans', plan({ id: 'starter' }));
     expect(taken.statusCode).toBe(409);
-    expect(taken.data.error.fields).toEqual({ id: PRICING_MSG.planIdTaken });
+    expect(taken.data.error.fields).toEqual({ id: 'A plan with this ID already exists' });
     expect(first.data.features).toEqual([{ id: 'basic_alerts', name: 'Basic alerts', description: 'Receive alerts', included: true }]);
   });
 
@@ -106,9 +105,9 @@ describeEachDatabase('pricing plans', (t) => {
     // The default stays the default until another plan takes the flag; and it must stay public.
     const unset = await agent.put('/api/pricingPlans/growth', { ...fields, isDefault: false });
     expect(unset.statusCode).toBe(400);
-    expect(unset.data.error.fields).toEqual({ isDefault: PRICING_MSG.keepOneDefault });
+    expect(unset.data.error.fields).toEqual({ isDefault: 'Make another plan the default instead' });
     const hidden = await agent.put('/api/pricingPlans/growth', { ...fields, isDefault: true, isPublic: false });
-    expect(hidden.data.error.fields).toEqual({ isPublic: PRICING_MSG.defaultMustBePublic });
+    expect(hidden.data.error.fields).toEqual({ isPublic: 'The default plan must be public' });
     expect(await defaults()).toEqual(['growth']);
 
     // Everybody sees the move: the wizard and the home page read the same list.
@@ -119,7 +118,7 @@ describeEachDatabase('pricing plans', (t) => {
     const owner = await registerOwner(app);
     const denied = await owner.agent.put('/api/pricingPlans/growth', fields);
     expect(denied.statusCode).toBe(403);
-    expect(denied.data.error.message).toBe(MSG.onlySuperAdminsModifyPlans);
+    expect(denied.data.error.message).toBe('Only super admins can modify pricing plans');
     expect((await new Agent(app).put('/api/pricingPlans/growth', fields)).statusCode).toBe(401);
 
     // Back to the seeded default so the next tests start from the spec's state.
@@ -134,13 +133,13 @@ describeEachDatabase('pricing plans', (t) => {
     const { agent } = await superAdmin(deps, app);
     const refused = await agent.delete('/api/pricingPlans/trial');
     expect(refused.statusCode).toBe(409);
-    expect(refused.data.error.message).toBe(MSG.cannotDeleteDefaultPlan);
+    expect(refused.data.error.message).toBe('Cannot delete the default pricing plan');
 
     const doomed = (await agent.post('/api/pricingPlans', plan({ name: 'Doomed' }))).data;
     const owner = await registerOwner(app);
     const denied = await owner.agent.delete(`/api/pricingPlans/${doomed.id}`);
     expect(denied.statusCode).toBe(403);
-    expect(denied.data.error.message).toBe(MSG.onlySuperAdminsDeletePlans);
+    expect(denied.data.error.message).toBe('Only super admins can delete pricing plans');
     expect((await new Agent(app).delete(`/api/pricingPlans/${doomed.id}`)).statusCode).toBe(401);
 
     expect((await agent.delete(`/api/pricingPlans/${doomed.id}`)).statusCode).toBe(200);
@@ -163,14 +162,14 @@ describeEachDatabase('pricing settings', (t) => {
     const owner = await registerOwner(app);
     const denied = await owner.agent.put('/api/settings/pricing', settings);
     expect(denied.statusCode).toBe(403);
-    expect(denied.data.error.message).toBe(MSG.onlySuperAdminsPricingSettings);
+    expect(denied.data.error.message).toBe('Only super admins can update pricing settings');
 
     const { agent } = await superAdmin(deps, app);
     const bad = await agent.put('/api/settings/pricing', { ...settings, currency: 'EURO' });
     expect(bad.statusCode).toBe(400);
-    expect(bad.data.error.fields).toEqual({ currency: PRICING_MSG.currencyInvalid });
+    expect(bad.data.error.fields).toEqual({ currency: 'Currency must be a three-letter code such as USD' });
     const badPct = await agent.put('/api/settings/pricing', { ...settings, yearlyDiscountPercentage: 101 });
-    expect(badPct.data.error.fields).toEqual({ yearlyDiscountPercentage: PRICING_MSG.percentageInvalid });
+    expect(badPct.data.error.fields).toEqual({ yearlyDiscountPercentage: 'Enter a percentage between 0 and 100' });
 
     const saved = await agent.put('/api/settings/pricing', settings);
     expect(saved.statusCode).toBe(200);

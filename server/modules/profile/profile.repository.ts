@@ -13,18 +13,6 @@ import {
 /** The most push subscriptions kept per user; saving one more drops the least recently refreshed. */
 export const MAX_PUSH_TOKENS_PER_USER = 20;
 
-export async function updateDisplayName(trx: DB, userId: string, displayName: string, at: string) {
-  await trx.updateTable('users').set({ display_name: displayName, updated_at: at }).where('id', '=', userId).execute();
-  // Member rows carry a copy of the name for other modules' lists.
-  await trx.updateTable('tenant_members').set({ display_name: displayName }).where('user_id', '=', userId).execute();
-}
-
-export async function setPasswordHash(trx: DB, userId: string, passwordHash: string, at: string) {
-  await trx.updateTable('users').set({ password_hash: passwordHash, updated_at: at }).where('id', '=', userId).execute();
-  // Reset links mailed before the change must not undo it.
-  await trx.updateTable('password_resets').set({ used_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
-}
-
 export async function findPreferences(db: DB, userId: string) {
   return db.selectFrom('notification_preferences').selectAll().where('user_id', '=', userId).executeTakeFirst();
 }
@@ -92,8 +80,13 @@ export async function listSubscriptions(db: DB, tenantId: string, userId: string
   return [...clients, ...priorities, ...tags];
 }
 
-export async function replaceSubscriptions(trx: DB, tenantId: string, userId: string, subs: AlertSubscription[], at: string) {
+/** Every alert subscription of the user in this tenant (saving replaces them; leaving the tenant ends them). */
+export async function deleteSubscriptions(trx: DB, tenantId: string, userId: string) {
   await trx.deleteFrom('alert_subscriptions').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+}
+
+export async function replaceSubscriptions(trx: DB, tenantId: string, userId: string, subs: AlertSubscription[], at: string) {
+  await deleteSubscriptions(trx, tenantId, userId);
   if (subs.length === 0) return;
   await trx
     .insertInto('alert_subscriptions')
@@ -111,32 +104,27 @@ export async function replaceSubscriptions(trx: DB, tenantId: string, userId: st
     .execute();
 }
 
-/** Which of the given ids are clients of the tenant. */
-export async function existingClientIds(db: DB, tenantId: string, ids: string[]) {
-  if (ids.length === 0) return new Set<string>();
-  const rows = await db.selectFrom('clients').select('id').where('tenant_id', '=', tenantId).where('id', 'in', ids).execute();
-  return new Set(rows.map((r) => r.id));
+/** Saves a browser's push subscription under the user; a browser that changed hands moves to its new user. */
+export async function savePushToken(db: DB, userId: string, sub: { endpoint: string; p256dh: string; auth: string; userAgent: string | null }, at: string) {
+  await db
+    .insertInto('user_tokens')
+    .values({ id: randomUUID(), user_id: userId, endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth, user_agent: sub.userAgent, created_at: at, updated_at: at })
+    .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, user_agent: sub.userAgent, updated_at: at }))
+    .execute();
 }
 
-/** Saves a browser's push subscription under the user; a browser that changed hands moves to its new user. */
-export async function upsertPushToken(db: DB, userId: string, sub: { endpoint: string; p256dh: string; auth: string; userAgent: string | null }, at: string) {
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('user_tokens')
-      .values({ id: randomUUID(), user_id: userId, endpoint: sub.endpoint, p256dh: sub.p256dh, auth: sub.auth, user_agent: sub.userAgent, created_at: at, updated_at: at })
-      .onConflict((oc) => oc.column('endpoint').doUpdateSet({ user_id: userId, p256dh: sub.p256dh, auth: sub.auth, user_agent: sub.userAgent, updated_at: at }))
-      .execute();
-    const stale = await trx
-      .selectFrom('user_tokens')
-      .select('id')
-      .where('user_id', '=', userId)
-      .orderBy('updated_at', 'desc')
-      .orderBy('id')
-      .offset(MAX_PUSH_TOKENS_PER_USER)
-      .limit(1000)
-      .execute();
-    if (stale.length) await trx.deleteFrom('user_tokens').where('id', 'in', stale.map((s) => s.id)).execute();
-  });
+/** Drops the user's push subscriptions beyond MAX_PUSH_TOKENS_PER_USER, the least recently refreshed first. */
+export async function trimPushTokens(db: DB, userId: string) {
+  const stale = await db
+    .selectFrom('user_tokens')
+    .select('id')
+    .where('user_id', '=', userId)
+    .orderBy('updated_at', 'desc')
+    .orderBy('id')
+    .offset(MAX_PUSH_TOKENS_PER_USER)
+    .limit(1000)
+    .execute();
+  if (stale.length) await db.deleteFrom('user_tokens').where('id', 'in', stale.map((s) => s.id)).execute();
 }
 
 export async function listPushTokens(db: DB, userId: string) {

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody, Ok, TenantParam } from '../../../contract/common.ts';
 import {
@@ -13,10 +13,9 @@ import {
 } from '../../../contract/profile.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../db/database.ts';
-import { requireUser } from '../../http/session.ts';
-import { requireTenant } from '../../http/tenant-context.ts';
-import { deletePushToken, upsertPushToken } from './profile.repository.ts';
-import { changePassword, describeUserTokens, getNotificationPreferences, saveNotificationPreferences, updateProfile } from './profile.service.ts';
+import { requireUser, signedIn } from '../../http/session.ts';
+import { deletePushToken } from './profile.repository.ts';
+import { changePassword, describeUserTokens, getNotificationPreferences, saveNotificationPreferences, updateProfile, upsertPushToken } from './profile.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
@@ -24,30 +23,37 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 export function registerProfileRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
-  // A request without a session answers 401 before its body is validated.
-  const signedIn = async (req: FastifyRequest) => {
-    requireUser(req);
-  };
 
   r.patch('/api/profile', { onRequest: signedIn, schema: { tags: ['profile'], body: UpdateProfileBody, response: { 200: ProfileResponse, ...errors } } }, async (req) =>
     updateProfile(db, requireUser(req), req.body),
   );
 
   r.post('/api/profile/password', { onRequest: signedIn, schema: { tags: ['profile'], body: ChangePasswordBody, response: { 200: Ok, ...errors } } }, async (req) => {
-    await changePassword(db, requireUser(req), req.body);
+    const user = requireUser(req);
+    await changePassword(db, user, req.body);
+    // Other sessions were ended: their live streams stop now, not at the next heartbeat.
+    deps.bus.revokeAccess({ userId: user.id });
     return { ok: true as const };
   });
 
   r.get(
     '/api/tenants/:tenantId/notification-preferences',
-    { onRequest: signedIn, schema: { tags: ['profile'], params: TenantParam, response: { 200: NotificationPreferencesResponse, ...errors } } },
-    async (req) => getNotificationPreferences(db, await requireTenant(db, req, req.params.tenantId)),
+    {
+      onRequest: signedIn,
+      config: { tenantScoped: true },
+      schema: { tags: ['profile'], params: TenantParam, response: { 200: NotificationPreferencesResponse, ...errors } },
+    },
+    async (req) => getNotificationPreferences(db, req.tenantContext),
   );
 
   r.put(
     '/api/tenants/:tenantId/notification-preferences',
-    { onRequest: signedIn, schema: { tags: ['profile'], params: TenantParam, body: NotificationPreferencesBody, response: { 200: NotificationPreferencesResponse, ...errors } } },
-    async (req) => saveNotificationPreferences(db, await requireTenant(db, req, req.params.tenantId), req.body),
+    {
+      onRequest: signedIn,
+      config: { tenantScoped: true },
+      schema: { tags: ['profile'], params: TenantParam, body: NotificationPreferencesBody, response: { 200: NotificationPreferencesResponse, ...errors } },
+    },
+    async (req) => saveNotificationPreferences(db, req.tenantContext, req.body),
   );
 
   r.get('/api/userTokens', { onRequest: signedIn, schema: { tags: ['profile'], response: { 200: UserTokens, ...errors } } }, async (req) => describeUserTokens(db, requireUser(req).id));

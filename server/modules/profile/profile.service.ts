@@ -7,17 +7,19 @@ import { WindowCounter } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { hashPassword, verifyPassword } from '../auth/password.ts';
+import { spendPasswordResets } from '../auth/password-resets.repository.ts';
 import { deleteUserSessions } from '../auth/sessions.repository.ts';
-import { findUserById, toPublicUser } from '../users/users.repository.ts';
+import { unsafeRenameUserMemberships } from '../members/members.repository.ts';
+import { findUserById, setDisplayName, setPasswordHash, toPublicUser } from '../users/users.repository.ts';
+import { existingClientIds } from '../clients/clients.repository.ts';
 import {
-  existingClientIds,
   findPreferences,
   listPushTokens,
   listSubscriptions,
   replaceSubscriptions,
-  setPasswordHash,
+  savePushToken,
   toChannelPreferences,
-  updateDisplayName,
+  trimPushTokens,
   upsertPreferences,
 } from './profile.repository.ts';
 
@@ -29,7 +31,10 @@ export async function updateProfile(db: DB, user: SessionUser, input: { displayN
   if (input.email !== undefined && input.email.trim().toLowerCase() !== user.email.toLowerCase()) {
     throw badRequest(MSG.emailCannotChange, { email: MSG.emailCannotChange });
   }
-  await db.transaction().execute((trx) => updateDisplayName(trx, user.id, input.displayName, now()));
+  await db.transaction().execute(async (trx) => {
+    await setDisplayName(trx, user.id, input.displayName, now());
+    await unsafeRenameUserMemberships(trx, user.id, input.displayName);
+  });
   const fresh = await findUserById(db, user.id);
   if (!fresh) throw unauthorized();
   return { user: toPublicUser(fresh) };
@@ -49,7 +54,12 @@ export async function changePassword(db: DB, user: SessionUser, input: { current
   }
   wrongPasswords.reset(user.id);
   const passwordHash = await hashPassword(input.newPassword);
-  await db.transaction().execute((trx) => setPasswordHash(trx, user.id, passwordHash, now()));
+  const at = now();
+  await db.transaction().execute(async (trx) => {
+    await setPasswordHash(trx, user.id, passwordHash, at);
+    // Reset links mailed before the change must not undo it.
+    await spendPasswordResets(trx, user.id, at);
+  });
   await deleteUserSessions(db, user.id, user.token_hash);
 }
 
@@ -80,6 +90,14 @@ export async function saveNotificationPreferences(db: DB, ctx: TenantContext, in
     await replaceSubscriptions(trx, ctx.tenant.id, ctx.user.id, subs, at);
   });
   return getNotificationPreferences(db, ctx);
+}
+
+/** Saves a browser's push subscription under the user (a browser that changed hands moves); only the most recent MAX_PUSH_TOKENS_PER_USER are kept. */
+export async function upsertPushToken(db: DB, userId: string, sub: { endpoint: string; p256dh: string; auth: string; userAgent: string | null }, at: string) {
+  await db.transaction().execute(async (trx) => {
+    await savePushToken(trx, userId, sub, at);
+    await trimPushTokens(trx, userId);
+  });
 }
 
 /** The userTokens record: the user's push subscriptions, endpoints only. */

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { DB } from '../../db/database.ts';
-import { forbidden } from '../../http/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
 import { requireUser, type SessionUser } from '../../http/session.ts';
-import { requireTenant } from '../../http/tenant-context.ts';
+import { loadTenantContext } from '../../http/tenant-context.ts';
 
 export const isSuperAdmin = (user: { role: string } | null | undefined) => user?.role === 'superAdmin';
 
@@ -23,7 +23,7 @@ export function superAdminOnly(db: DB, message: string, opts: { tenantParam?: st
     const user = requireUser(req);
     if (isSuperAdmin(user)) return;
     const tenantId = opts.tenantParam ? (req.params as Record<string, string | undefined>)[opts.tenantParam] : undefined;
-    if (tenantId) await requireTenant(db, req, tenantId);
+    if (tenantId && !(await loadTenantContext(db, user, tenantId))) throw notFound();
     throw forbidden(message);
   };
 }

@@ -82,13 +82,3 @@ export async function unsafeListAllUsers(db: DB, opts: { page: number; pageSize:
 }
 
 export type AdminUserRow = Awaited<ReturnType<typeof unsafeListAllUsers>>['items'][number];
-
-/**
- * Ids of every super admin. On PostgreSQL their rows are locked until the transaction ends, so two admins demoting
- * each other at the same moment cannot leave the platform without one (SQLite runs one write transaction at a time).
- */
-export async function lockSuperAdmins(trx: DB, dialect: 'sqlite' | 'postgres') {
-  let q = trx.selectFrom('users').select('id').where('role', '=', 'superAdmin');
-  if (dialect === 'postgres') q = q.forUpdate();
-  return (await q.execute()).map((r) => r.id);
-}

@@ -75,6 +75,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: Deps) {
     { onRequest: onlySuperAdminsForTenant, schema: { tags: ['system'], params: TenantParam, response: { 200: Ok, ...errors } } },
     async (req) => {
       await deleteTenantAsAdmin(db, req.params.tenantId);
+      deps.bus.revokeAccess({ tenantId: req.params.tenantId });
       return { ok: true as const };
     },
   );
@@ -114,6 +115,7 @@ export function registerSystemRoutes(app: FastifyInstance, deps: Deps) {
     { onRequest: onlySuperAdmins, schema: { tags: ['system'], params: UserIdParam, response: { 200: Ok, ...errors } } },
     async (req) => {
       await deleteUserAsAdmin(db, dialect, requireUser(req).id, req.params.userId);
+      deps.bus.revokeAccess({ userId: req.params.userId });
       return { ok: true as const };
     },
   );

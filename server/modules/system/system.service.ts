@@ -1,32 +1,31 @@
-import { randomUUID } from 'node:crypto';
-import { sql } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
-import { now } from '../../db/database.ts';
+import { isUniqueViolation, now } from '../../db/database.ts';
 import { OWN_MSG } from '../../../contract/messages.ts';
 import { ANALYTICS_DAYS, ANALYTICS_PRIORITIES, SYSTEM_MSG, type PlatformAnalytics } from '../../../contract/system.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
-import { isUniqueViolation } from '../auth/auth.service.ts';
 import { sendSetPasswordEmail } from '../auth/password-reset.service.ts';
-import { findPlan, includedFeatureIds } from '../pricing/pricing-plans.repository.ts';
-import { findTenant } from '../tenants/tenants.repository.ts';
-import { defaultDisplayName, findUserByEmail, findUserById } from '../users/users.repository.ts';
+import { findPlan } from '../pricing/pricing-plans.repository.ts';
+import { unsafeCountAlertsByPriority, unsafeCountAlertsPerDay } from '../alerts/alerts.repository.ts';
+import { unsafeCountAllClients } from '../clients/clients.repository.ts';
+import {
+  createTenantWithOwner,
+  deleteTenant,
+  findTenant,
+  planPresetColumns,
+  unsafeClearOwner,
+  unsafeCountTenants,
+  unsafeCountTenantsByPlan,
+  updateTenant,
+} from '../tenants/tenants.repository.ts';
+import { createUser, defaultDisplayName, deleteUser, findUserByEmail, findUserById, lockSuperAdmins, setUserRole, unsafeCountUsers } from '../users/users.repository.ts';
 import { adminChangeRefusal } from './system.policy.ts';
-import { lockSuperAdmins } from './system.repository.ts';
 
 async function existingPlan(db: DB, planId: string) {
   const plan = await findPlan(db, planId);
   if (!plan) throw badRequest(SYSTEM_MSG.unknownPlan, { plan: SYSTEM_MSG.unknownPlan });
   return plan;
 }
-
-/** Limits and features of a plan's preset, as tenant columns (spec section 4, Plan change). */
-const presetColumns = (plan: Awaited<ReturnType<typeof existingPlan>>) => ({
-  plan: plan.id,
-  max_users: plan.maxUsers,
-  max_clients: plan.maxClients,
-  features: JSON.stringify(includedFeatureIds(plan)),
-});
 
 /**
  * A tenant created by a super admin: the plan's preset, and either the spec's empty owner or, when an owner email
@@ -39,32 +38,8 @@ export async function createTenantAsAdmin(db: DB, input: { name: string; plan: s
     owner = await findUserByEmail(db, input.ownerEmail);
     if (!owner) throw badRequest(SYSTEM_MSG.ownerNotFound, { ownerEmail: SYSTEM_MSG.ownerNotFound });
   }
-  const id = randomUUID();
-  const at = now();
-  await db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('tenants')
-      .values({ id, name: input.name, owner_id: owner?.id ?? '', ...presetColumns(plan), custom_domain: null, logo_url: null, created_at: at, updated_at: at })
-      .execute();
-    if (owner) {
-      await trx
-        .insertInto('tenant_members')
-        .values({
-          id: randomUUID(),
-          tenant_id: id,
-          user_id: owner.id,
-          email: owner.email,
-          display_name: owner.display_name,
-          role: 'owner',
-          status: 'active',
-          joined_at: at,
-          invited_by: null,
-          created_at: at,
-        })
-        .execute();
-    }
-  });
-  return id;
+  const tenantOwner = owner ? { id: owner.id, email: owner.email, displayName: owner.display_name } : null;
+  return db.transaction().execute((trx) => createTenantWithOwner(trx, { name: input.name, plan, owner: tenantOwner }, now()));
 }
 
 /** Renames a tenant and moves it to a plan; a plan change resets its limits and features to the plan's preset. */
@@ -72,12 +47,8 @@ export async function updateTenantAsAdmin(db: DB, tenantId: string, input: { nam
   const tenant = await findTenant(db, tenantId);
   if (!tenant) throw notFound();
   const planChanged = tenant.plan !== input.plan;
-  const preset = planChanged ? presetColumns(await existingPlan(db, input.plan)) : {};
-  await db
-    .updateTable('tenants')
-    .set({ name: input.name, ...preset, updated_at: now() })
-    .where('id', '=', tenantId)
-    .execute();
+  const preset = planChanged ? planPresetColumns(await existingPlan(db, input.plan)) : {};
+  await updateTenant(db, tenantId, { name: input.name, ...preset }, now());
 }
 
 /**
@@ -86,8 +57,7 @@ export async function updateTenantAsAdmin(db: DB, tenantId: string, input: { nam
  */
 export async function deleteTenantAsAdmin(db: DB, tenantId: string) {
   await db.transaction().execute(async (trx) => {
-    const deleted = await trx.deleteFrom('tenants').where('id', '=', tenantId).executeTakeFirst();
-    if (Number(deleted.numDeletedRows) === 0) throw notFound();
+    if (!(await deleteTenant(trx, tenantId))) throw notFound();
   });
 }
 
@@ -95,25 +65,10 @@ export async function deleteTenantAsAdmin(db: DB, tenantId: string) {
 export async function createUserAsAdmin(deps: Deps, input: { email: string; role: 'user' | 'superAdmin'; displayName?: string }) {
   const emailTaken = () => conflict(OWN_MSG.emailTaken, { email: OWN_MSG.emailTaken });
   if (await findUserByEmail(deps.db, input.email)) throw emailTaken();
-  const at = now();
-  const user = {
-    id: randomUUID(),
-    email: input.email,
-    display_name: defaultDisplayName(input.displayName, input.email),
-    password_hash: null,
-    role: input.role,
-    plan: 'trial',
-    oidc_subject: null,
-    created_at: at,
-    updated_at: at,
-    last_sign_in_at: null,
-  };
-  try {
-    await deps.db.insertInto('users').values(user).execute();
-  } catch (e) {
-    if (isUniqueViolation(e)) throw emailTaken();
-    throw e;
-  }
+  const displayName = defaultDisplayName(input.displayName, input.email);
+  const user = await createUser(deps.db, { email: input.email, displayName, role: input.role, plan: 'trial' }, now()).catch((e: unknown) => {
+    throw isUniqueViolation(e) ? emailTaken() : e;
+  });
   await sendSetPasswordEmail(deps, user);
   return user;
 }
@@ -136,7 +91,7 @@ export async function setUserRoleAsAdmin(db: DB, dialect: Dialect, actorId: stri
       const reason = adminChangeRefusal({ actorId, targetId: userId, targetIsSuperAdmin: true, action: 'demote', superAdminIds });
       if (reason) throw refuse(reason, 'demote');
     }
-    await trx.updateTable('users').set({ role, updated_at: now() }).where('id', '=', userId).execute();
+    await setUserRole(trx, userId, role, now());
   });
 }
 
@@ -152,8 +107,8 @@ export async function deleteUserAsAdmin(db: DB, dialect: Dialect, actorId: strin
     if (!target) throw notFound();
     const reason = adminChangeRefusal({ actorId, targetId: userId, targetIsSuperAdmin: target.role === 'superAdmin', action: 'delete', superAdminIds });
     if (reason) throw refuse(reason, 'delete');
-    await trx.updateTable('tenants').set({ owner_id: '', updated_at: now() }).where('owner_id', '=', userId).execute();
-    await trx.deleteFrom('users').where('id', '=', userId).execute();
+    await unsafeClearOwner(trx, userId, now());
+    await deleteUser(trx, userId);
   });
 }
 
@@ -166,37 +121,22 @@ export function analyticsWindow(today: Date, days = ANALYTICS_DAYS) {
 
 /** Platform figures for the Analytics tab. */
 export async function platformAnalytics(db: DB, today = new Date()): Promise<PlatformAnalytics> {
-  const count = (table: 'tenants' | 'users' | 'clients') =>
-    db
-      .selectFrom(table)
-      .select((eb) => eb.fn.countAll<number>().as('n'))
-      .executeTakeFirstOrThrow()
-      .then((r) => Number(r.n));
   const { since, dates } = analyticsWindow(today);
   const [tenants, users, clients, byPlan, days, priorities] = await Promise.all([
-    count('tenants'),
-    count('users'),
-    count('clients'),
-    db
-      .selectFrom('tenants')
-      .leftJoin('pricing_plans', 'pricing_plans.id', 'tenants.plan')
-      .select((eb) => ['tenants.plan', 'pricing_plans.name', eb.fn.countAll<number>().as('n')])
-      .groupBy(['tenants.plan', 'pricing_plans.name'])
-      .execute(),
-    // Raw SQL keeps this module independent of the alerts module's table types; substr() over ISO-8601 text gives
-    // the UTC day on both databases, and alerts_created_priority_idx (migration 0004) serves both queries.
-    sql<{ day: string; n: number }>`select substr(created_at, 1, 10) as day, count(*) as n from alerts where created_at >= ${since} group by substr(created_at, 1, 10)`.execute(db),
-    sql<{ priority: string; n: number }>`select priority, count(*) as n from alerts where created_at >= ${since} group by priority`.execute(db),
+    unsafeCountTenants(db),
+    unsafeCountUsers(db),
+    unsafeCountAllClients(db),
+    unsafeCountTenantsByPlan(db),
+    unsafeCountAlertsPerDay(db, since),
+    unsafeCountAlertsByPriority(db, since),
   ]);
-  const perDay = new Map(days.rows.map((r) => [r.day, Number(r.n)]));
-  const perPriority = new Map(priorities.rows.map((r) => [r.priority, Number(r.n)]));
+  const perDay = new Map(days.map((r) => [r.day, r.count]));
+  const perPriority = new Map(priorities.map((r) => [r.priority, r.count]));
   const alertsPerDay = dates.map((date) => ({ date, count: perDay.get(date) ?? 0 }));
   return {
     totals: { tenants, users, clients, alertsLast30Days: alertsPerDay.reduce((s, d) => s + d.count, 0) },
     alertsPerDay,
     alertsByPriority: ANALYTICS_PRIORITIES.map((priority) => ({ priority, count: perPriority.get(priority) ?? 0 })),
-    tenantsByPlan: byPlan
-      .map((r) => ({ plan: r.plan, planName: r.name ?? null, count: Number(r.n) }))
-      .sort((a, b) => b.count - a.count || a.plan.localeCompare(b.plan)),
+    tenantsByPlan: byPlan.sort((a, b) => b.count - a.count || a.plan.localeCompare(b.plan)),
   };
 }

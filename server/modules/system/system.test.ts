@@ -1,14 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
-import { MSG, OWN_MSG } from '../../../contract/messages.ts';
 import { DEFAULT_PLANS } from '../../../contract/plans.ts';
-import { SYSTEM_MSG } from '../../../contract/system.ts';
 import type { Deps } from '../../deps.ts';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, insertClient, registerOwner, superAdmin, uniqueEmail } from '../../test/factories.ts';
 import { adminChangeRefusal } from './system.policy.ts';
 import { analyticsWindow } from './system.service.ts';
+import { createSuperAdmin, ensureSuperAdmin } from '../users/admin.service.ts';
 
 // Rows of other modules' tables, written straight to the database as those modules would.
 const anyDb = (deps: Deps) => deps.db as unknown as Kysely<any>;
@@ -96,7 +95,7 @@ describeEachDatabase('system administration: access', (t) => {
       for (const who of [owner, admin]) {
         const res = await who.agent.request(method as 'GET', url, body);
         expect(res.statusCode, `${method} ${url}`).toBe(403);
-        expect(res.data.error.message).toBe(SYSTEM_MSG.onlySuperAdmins);
+        expect(res.data.error.message).toBe('Only super admins can use System Administration');
       }
     }
     // Another tenant's record answers exactly like a missing one.
@@ -147,13 +146,13 @@ describeEachDatabase('system administration: tenants', (t) => {
     const { agent } = await superAdmin(deps, app);
     const noName = await agent.post('/api/tenants', { name: ' ', plan: 'starter' });
     expect(noName.statusCode).toBe(400);
-    expect(noName.data.error).toMatchObject({ message: SYSTEM_MSG.tenantNameRequired, fields: { name: SYSTEM_MSG.tenantNameRequired } });
+    expect(noName.data.error).toMatchObject({ message: 'Tenant name is required', fields: { name: 'Tenant name is required' } });
     const noPlan = await agent.post('/api/tenants', { name: 'X' });
-    expect(noPlan.data.error.fields).toEqual({ plan: SYSTEM_MSG.planRequired });
+    expect(noPlan.data.error.fields).toEqual({ plan: 'Please select a plan' });
     const unknown = await agent.post('/api/tenants', { name: 'X', plan: 'platinum' });
-    expect(unknown.data.error.fields).toEqual({ plan: SYSTEM_MSG.unknownPlan });
+    expect(unknown.data.error.fields).toEqual({ plan: 'This plan does not exist' });
     const noOwner = await agent.post('/api/tenants', { name: 'X', plan: 'starter', ownerEmail: 'ghost@example.com' });
-    expect(noOwner.data.error.fields).toEqual({ ownerEmail: SYSTEM_MSG.ownerNotFound });
+    expect(noOwner.data.error.fields).toEqual({ ownerEmail: 'No user with this email exists' });
 
     const plain = await agent.post('/api/tenants', { name: 'Plain MSP', plan: 'growth' });
     expect(plain.statusCode).toBe(201);
@@ -194,8 +193,8 @@ describeEachDatabase('system administration: tenants', (t) => {
     expect(down.data).toMatchObject({ plan: 'growth', maxUsers: 18, maxClients: 25, features: ['basic_alerts'] });
 
     const bad = await agent.put(`/api/tenants/${owner.tenantId}`, { name: '', plan: 'growth' });
-    expect(bad.data.error.fields).toEqual({ name: SYSTEM_MSG.tenantNameRequired });
-    expect((await agent.put(`/api/tenants/${owner.tenantId}`, { name: 'X', plan: 'nope' })).data.error.fields).toEqual({ plan: SYSTEM_MSG.unknownPlan });
+    expect(bad.data.error.fields).toEqual({ name: 'Tenant name is required' });
+    expect((await agent.put(`/api/tenants/${owner.tenantId}`, { name: 'X', plan: 'nope' })).data.error.fields).toEqual({ plan: 'This plan does not exist' });
     expect((await agent.put('/api/tenants/missing', { name: 'X', plan: 'growth' })).statusCode).toBe(404);
   });
 
@@ -208,7 +207,7 @@ describeEachDatabase('system administration: tenants', (t) => {
     await addMember(deps, app, kept.tenantId, 'user');
     for (const id of [doomed.tenantId, kept.tenantId]) {
       const client = await insertClient(deps.db, id);
-      expect(client).toBeTruthy();
+      expect(client).toMatch(/^[0-9a-f]{32}$/);
       await insertAlert(deps, id);
       await insertAlert(deps, id, { priority: 'critical' });
     }
@@ -255,8 +254,8 @@ describeEachDatabase('system administration: users', (t) => {
     const { agent } = await superAdmin(deps, app);
     const empty = await agent.post('/api/users', { email: '', role: 'user' });
     expect(empty.statusCode).toBe(400);
-    expect(empty.data.error).toMatchObject({ message: MSG.emailRequired, fields: { email: MSG.emailRequired } });
-    expect((await agent.post('/api/users', { email: 'not-an-email', role: 'user' })).data.error.fields).toEqual({ email: MSG.invalidEmail });
+    expect(empty.data.error).toMatchObject({ message: 'Email is required', fields: { email: 'Email is required' } });
+    expect((await agent.post('/api/users', { email: 'not-an-email', role: 'user' })).data.error.fields).toEqual({ email: 'Invalid email address' });
     expect((await agent.post('/api/users', { email: 'x@example.com', role: 'owner' })).statusCode).toBe(400);
 
     const email = uniqueEmail('added');
@@ -265,7 +264,7 @@ describeEachDatabase('system administration: users', (t) => {
     expect(res.data).toMatchObject({ email, displayName: email, role: 'superAdmin', plan: 'trial', hasPassword: false });
     const dup = await agent.post('/api/users', { email, role: 'user' });
     expect(dup.statusCode).toBe(409);
-    expect(dup.data.error.fields).toEqual({ email: OWN_MSG.emailTaken });
+    expect(dup.data.error.fields).toEqual({ email: 'An account with this email already exists' });
 
     const mail = mailer.last(email);
     expect(mail.subject).toBe('Set your Alertdesk password');
@@ -291,7 +290,7 @@ describeEachDatabase('system administration: users', (t) => {
 
     const self = await admin.agent.put(`/api/users/${adminId}`, { role: 'user' });
     expect(self.statusCode).toBe(403);
-    expect(self.data.error.message).toBe(SYSTEM_MSG.cannotDemoteSelf);
+    expect(self.data.error.message).toBe('You cannot remove your own super admin role');
     expect((await admin.agent.put(`/api/users/${adminId}`, { role: 'superAdmin' })).statusCode).toBe(200);
 
     const promoted = await admin.agent.put(`/api/users/${owner.userId}`, { role: 'superAdmin' });
@@ -302,7 +301,7 @@ describeEachDatabase('system administration: users', (t) => {
     const demoted = await owner.agent.put(`/api/users/${adminId}`, { role: 'user' });
     expect(demoted.statusCode).toBe(200);
     expect((await admin.agent.get('/api/users')).statusCode).toBe(403);
-    expect((await owner.agent.put(`/api/users/${owner.userId}`, { role: 'user' })).data.error.message).toBe(SYSTEM_MSG.cannotDemoteSelf);
+    expect((await owner.agent.put(`/api/users/${owner.userId}`, { role: 'user' })).data.error.message).toBe('You cannot remove your own super admin role');
     expect((await owner.agent.put('/api/users/missing', { role: 'user' })).statusCode).toBe(404);
     expect((await owner.agent.put(`/api/users/${adminId}`, { role: 'king' })).statusCode).toBe(400);
   });
@@ -313,7 +312,7 @@ describeEachDatabase('system administration: users', (t) => {
     const adminId = (await admin.agent.get('/api/me')).data.user.id;
     const self = await admin.agent.delete(`/api/users/${adminId}`);
     expect(self.statusCode).toBe(403);
-    expect(self.data.error.message).toBe(SYSTEM_MSG.cannotDeleteSelf);
+    expect(self.data.error.message).toBe('You cannot delete your own account');
 
     const owner = await registerOwner(app, { tenantName: 'Orphan MSP' });
     const member = await addMember(deps, app, owner.tenantId, 'user');
@@ -323,6 +322,20 @@ describeEachDatabase('system administration: users', (t) => {
     expect(tenant).toMatchObject({ ownerId: '', ownerEmail: null, userCount: 1 });
     expect((await member.agent.get('/api/me')).data.tenants.map((x: { id: string }) => x.id)).toContain(owner.tenantId);
     expect((await admin.agent.delete(`/api/users/${owner.userId}`)).statusCode).toBe(404);
+  });
+
+  it('creates the first super admin from ADMIN_EMAIL only while there is none; the CLI promotes an existing account', async () => {
+    const { deps, app } = t();
+    const admin = await superAdmin(deps, app);
+    // The platform already has a super admin, so start-up must leave things alone.
+    expect(await ensureSuperAdmin(deps.db, { email: 'late@example.com', password: 'whatever1' })).toBe(false);
+    expect((await admin.agent.get('/api/users?search=late%40example.com')).data.total).toBe(0);
+    const existing = await registerOwner(app);
+    const result = await createSuperAdmin(deps.db, { email: existing.email, password: 'promoted-1' });
+    expect(result).toEqual({ id: existing.userId, created: false });
+    const agent = new Agent(app);
+    const me = await agent.post('/api/auth/sign-in', { email: existing.email, password: 'promoted-1' });
+    expect(me.data.abilities.systemAdmin).toBe(true);
   });
 });
 

@@ -1,6 +1,6 @@
 import { Navigate } from 'react-router';
 import { HomePage } from '../features/home/pages/HomePage.tsx';
-import { useServerConfig } from '../features/auth/api/auth.ts';
+import { useServerConfig } from '../lib/server-config.ts';
 
 /** The host rule: on a host starting with the app prefix, `/` is the dashboard; elsewhere the marketing page. */
 export function HomeRoute() {

@@ -1,7 +1,7 @@
 import { Navigate, Outlet, useLocation } from 'react-router';
 import { Loading } from '../components/Loading.tsx';
 import { LoadError } from '../components/AccessState.tsx';
-import { CurrentTenantProvider, useMe } from './session.tsx';
+import { CurrentTenantProvider, useMe } from '../lib/session.tsx';
 
 /** /app/* requires a signed-in user; others go to /login (and come back after signing in). */
 export function RequireAuth() {

@@ -10,6 +10,7 @@ import { AlertHistoryPage } from '../features/dashboard/pages/AlertHistoryPage.t
 import { ClientsPage } from '../features/clients/pages/ClientsPage.tsx';
 import { ProfilePage } from '../features/profile/pages/ProfilePage.tsx';
 import { TenantAdminPage } from '../features/tenant-admin/pages/TenantAdminPage.tsx';
+import { IntegrationsPanel } from '../features/integrations/components/IntegrationsPanel.tsx';
 import { SystemAdminPage } from '../features/system-admin/pages/SystemAdminPage.tsx';
 import { EscalationPage } from '../features/escalation/pages/EscalationPage.tsx';
 import { ApprovalWorkflowsPage } from '../features/approvals/pages/ApprovalWorkflowsPage.tsx';
@@ -38,7 +39,7 @@ export const router = createBrowserRouter([
               { path: 'alerts/history', element: <AlertHistoryPage /> },
               { path: 'clients', element: <ClientsPage /> },
               { path: 'profile', element: <ProfilePage /> },
-              { path: 'tenant-admin', element: <TenantAdminPage /> },
+              { path: 'tenant-admin', element: <TenantAdminPage renderIntegrations={(tenantId) => <IntegrationsPanel tenantId={tenantId} />} /> },
               { path: 'escalation-policies', element: <EscalationPage /> },
               { path: 'approval-workflows', element: <ApprovalWorkflowsPage /> },
               { element: <RequireSuperAdmin />, children: [{ path: 'system-admin', element: <SystemAdminPage /> }] },

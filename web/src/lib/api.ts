@@ -46,3 +46,10 @@ export function qs(params: Record<string, string | number | undefined | null>) {
   const out = s.toString();
   return out ? `?${out}` : '';
 }
+
+/** The server's reason when it refused for something the person can act on (a 4xx with its own message). */
+export const refusalReason = (error: unknown): string | null =>
+  error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : null;
+
+/** Field errors the server attached to a 400/409, keyed by field name. */
+export const serverFieldErrors = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fields : {});

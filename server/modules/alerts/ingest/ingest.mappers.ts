@@ -22,7 +22,12 @@ const DESCRIPTION_MAX = 65_536;
 /** A dedup key for a trigger that came without one: 32 hex characters, like PagerDuty's. */
 export const generatedDedupKey = () => randomUUID().replace(/-/g, '');
 
-const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max) : s);
+/** At most `max` UTF-16 units, never cutting a surrogate pair in two (half a pair is not valid text to store). */
+export const clip = (s: string, max: number) => {
+  if (s.length <= max) return s;
+  const end = max > 0 && s.charCodeAt(max - 1) >= 0xd800 && s.charCodeAt(max - 1) <= 0xdbff ? max - 1 : max;
+  return s.slice(0, end);
+};
 
 const PAGERDUTY_SEVERITY: Record<NonNullable<PagerDutyEvent['payload']>['severity'], AlertPriority> = {
   critical: 'critical',

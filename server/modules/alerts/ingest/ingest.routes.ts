@@ -13,16 +13,11 @@ import {
   PagerDutyEvent,
 } from '../../../../contract/integrations.ts';
 import type { Deps } from '../../../deps.ts';
-import { AppError, badRequest, tooMany } from '../../../http/errors.ts';
-import { WindowCounter } from '../../../http/rate-limit.ts';
-import type { IntegrationAuth, IntegrationKeyCache } from '../../integrations/integration-keys.ts';
-import type { IngestService } from './ingest.service.ts';
+import { AppError, badRequest, serviceUnavailable, tooMany } from '../../../http/errors.ts';
+import { isDatabaseUnavailable } from '../../../db/database.ts';
+import type { IntegrationAuth } from '../../integrations/integration-keys.ts';
 import { fromAlertmanager, fromGeneric, fromPagerDuty } from './ingest.mappers.ts';
-
-export interface IngestDeps {
-  keys: IntegrationKeyCache;
-  ingest: IngestService;
-}
+import { EventBudget } from './event-budget.ts';
 
 type Issue = { instancePath?: string; message?: string };
 
@@ -49,21 +44,27 @@ const unauthorizedKey = () => new AppError(401, 'invalid_key', INTEGRATION_MSG.i
  * The three ingestion endpoints. They authenticate by integration key (never by cookie, so CSRF does not apply),
  * answer 202 only once the event is stored, and check in this order: key (401), rate (429), payload (400).
  */
-export function registerIngestRoutes(app: FastifyInstance, deps: Deps, ing: IngestDeps) {
+export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
   const { ingest: cfg } = deps.config;
-  const limiter = new WindowCounter(cfg.rateLimit, cfg.rateWindowMs);
+  const { keys, ingest } = app.alerts;
+  const budget = new EventBudget(cfg.rateLimit, cfg.rateWindowMs);
 
-  /** Counts `events` against the key's budget, or throws 429 with Retry-After. */
-  const admit = (integration: IntegrationAuth, events: number) => {
-    if (cfg.rateLimit <= 0) return;
-    const wait = limiter.blockedFor(integration.id);
-    if (wait > 0) throw tooMany(INTEGRATION_MSG.rateLimited, wait);
-    for (let i = 0; i < events; i++) limiter.hit(integration.id);
+  /**
+   * Counts every one of `events` against the key's budget, or (when they do not all fit in what is left of the
+   * window) counts none and throws 429 with Retry-After. Then a body the guard refused answers 400.
+   */
+  const admit = (req: FastifyRequest, integration: IntegrationAuth, events: number) => {
+    if (cfg.rateLimit > 0) {
+      const wait = budget.take(integration.id, events);
+      if (wait > 0) throw tooMany(INTEGRATION_MSG.rateLimited, wait);
+    }
+    if (req.bodyProblem) throw req.bodyProblem;
   };
 
   // PagerDuty Events API v2, in its own scope so every error answers in PagerDuty's shape.
   app.register(async (scope) => {
-    scope.setErrorHandler((err: FastifyError | AppError, req, reply) => {
+    scope.setErrorHandler((error: FastifyError | AppError, req, reply) => {
+      const err = isDatabaseUnavailable(error) ? serviceUnavailable() : error;
       const status = err instanceof AppError ? err.statusCode : typeof err.statusCode === 'number' && err.statusCode < 500 ? err.statusCode : 500;
       if (err instanceof AppError && err.headers) reply.headers(err.headers);
       if (status >= 500) req.log.error({ err }, 'PagerDuty event failed');
@@ -74,12 +75,14 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps, ing: Inge
             ? 'Unsupported content type; send application/json'
             : status === 400 && !(err instanceof AppError)
               ? 'Malformed JSON body'
-              : status >= 500
+              : status >= 500 && !(err instanceof AppError)
                 ? 'Internal server error'
                 : err.message;
       const body =
         status === 429
           ? { status: 'throttle event', message }
+          : status === 503
+            ? { status: 'unavailable', message }
           : status === 401
             ? { status: 'unauthorized', message, errors: ['routing_key: invalid or revoked'] }
             : { status: 'invalid event', message, errors: err instanceof AppError && err.fields ? Object.entries(err.fields).map(([k, v]) => `${k}: ${v}`) : [message] };
@@ -91,6 +94,7 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps, ing: Inge
       {
         bodyLimit: cfg.maxEventBytes,
         attachValidation: true,
+        config: { bodyGuard: 'ingest' },
         schema: {
           tags: ['ingest'],
           summary: 'PagerDuty Events API v2: the integration key goes in routing_key',
@@ -102,14 +106,14 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps, ing: Inge
       async (req, reply) => {
         const raw = req.body as unknown as { routing_key?: unknown } | null;
         const key = raw && typeof raw === 'object' && typeof raw.routing_key === 'string' ? raw.routing_key : null;
-        const integration = await ing.keys.authenticate(key);
+        const integration = await keys.authenticate(key);
         if (!integration) throw unauthorizedKey();
-        admit(integration, 1);
+        admit(req, integration, 1);
         if (req.validationError) {
           const fields = issuesToFields((req.validationError as unknown as { validation: Issue[] }).validation ?? []);
           throw new AppError(400, 'invalid_event', 'Event object is invalid', fields);
         }
-        const outcome = await ing.ingest.process(integration, fromPagerDuty(req.body));
+        const outcome = await ingest.process(integration, fromPagerDuty(req.body));
         return reply.code(202).send({ status: 'success' as const, message: 'Event processed', dedup_key: outcome.dedupKey });
       },
     );
@@ -121,9 +125,9 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps, ing: Inge
 
   const authenticate = async (req: FastifyRequest, events: () => number) => {
     const key = bearer(req) ?? (req.params as { key?: string }).key ?? null;
-    const integration = await ing.keys.authenticate(key);
+    const integration = await keys.authenticate(key);
     if (!integration) throw unauthorizedKey();
-    admit(integration, events());
+    admit(req, integration, events());
     if (req.validationError) {
       const fields = issuesToFields((req.validationError as unknown as { validation: Issue[] }).validation ?? []);
       throw badRequest(Object.values(fields)[0] ?? 'Invalid event', fields);
@@ -136,8 +140,8 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps, ing: Inge
       const alerts = (req.body as { alerts?: unknown } | null)?.alerts;
       return Array.isArray(alerts) ? Math.max(1, alerts.length) : 1;
     });
-    const results = [];
-    for (const ev of fromAlertmanager(req.body)) results.push(await ing.ingest.process(integration, ev));
+    // The whole group was validated above; it is stored in one transaction (all of it, or on failure none).
+    const results = await ingest.processGroup(integration, fromAlertmanager(req.body));
     return reply.code(202).send({ status: 'success' as const, message: 'Event processed', alerts: results });
   };
   const amSchema = {
@@ -147,12 +151,13 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps, ing: Inge
     body: AlertmanagerWebhook,
     response: { 202: AlertmanagerAccepted, ...errors },
   };
-  r.post('/api/ingest/alertmanager', { attachValidation: true, schema: amSchema }, alertmanager);
-  r.post('/api/ingest/alertmanager/:key', { attachValidation: true, schema: { ...amSchema, params: keyParams } }, alertmanager);
+  const ingestion = { attachValidation: true, config: { bodyGuard: 'ingest' as const } };
+  r.post('/api/ingest/alertmanager', { ...ingestion, schema: amSchema }, alertmanager);
+  r.post('/api/ingest/alertmanager/:key', { ...ingestion, schema: { ...amSchema, params: keyParams } }, alertmanager);
 
   const generic = async (req: FastifyRequest<{ Body: GenericEvent }>, reply: FastifyReply) => {
     const integration = await authenticate(req, () => 1);
-    const outcome = await ing.ingest.process(integration, fromGeneric(req.body, integration.name));
+    const outcome = await ingest.process(integration, fromGeneric(req.body, integration.name));
     return reply.code(202).send({ status: 'success' as const, message: 'Event processed', dedupKey: outcome.dedupKey, alertId: outcome.alertId, result: outcome.result });
   };
   const genericSchema = {
@@ -162,6 +167,6 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps, ing: Inge
     body: GenericEvent,
     response: { 202: GenericAccepted, ...errors },
   };
-  r.post('/api/ingest/events', { bodyLimit: cfg.maxEventBytes, attachValidation: true, schema: genericSchema }, generic);
-  r.post('/api/ingest/events/:key', { bodyLimit: cfg.maxEventBytes, attachValidation: true, schema: { ...genericSchema, params: keyParams } }, generic);
+  r.post('/api/ingest/events', { ...ingestion, bodyLimit: cfg.maxEventBytes, schema: genericSchema }, generic);
+  r.post('/api/ingest/events/:key', { ...ingestion, bodyLimit: cfg.maxEventBytes, schema: { ...genericSchema, params: keyParams } }, generic);
 }

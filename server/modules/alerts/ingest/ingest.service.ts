@@ -1,15 +1,14 @@
 import { randomBytes, randomInt, randomUUID } from 'node:crypto';
-import { sql, type CompiledQuery, type SqlBool } from 'kysely';
 import type { DB, Dialect } from '../../../db/database.ts';
 import type { AlertsTable } from '../../../db/schema.ts';
 import { now } from '../../../db/database.ts';
 import type { IngestResult } from '../../../../contract/integrations.ts';
+import type { AlertChange } from '../../../../contract/alerts.ts';
 import type { AlertBus } from '../alert-bus.ts';
 import type { IntegrationAuth } from '../../integrations/integration-keys.ts';
-import type { NormalizedEvent } from './ingest.mappers.ts';
-
-// Exactly the predicate of the partial unique index alerts_open_dedup_uq (migration 0003).
-const OPEN = sql<SqlBool>`status in ('new', 'acknowledged', 'in_progress')`;
+import { findClientIdByRef } from '../../clients/clients.repository.ts';
+import { alertUpsert, applyIntegrationTransition, insertEvent, type AlertUpsert, type UpsertedAlert } from '../alerts.repository.ts';
+import { clip, type NormalizedEvent } from './ingest.mappers.ts';
 
 export interface IngestOutcome {
   result: IngestResult;
@@ -49,38 +48,9 @@ export function timeOrderedUuid(now = Date.now()): string {
 
 type AlertInsert = AlertsTable;
 
-/** Column order of the batched upsert; the parameters are laid out row by row in this order. */
-const COLUMNS = [
-  'id',
-  'tenant_id',
-  'client_id',
-  'integration_id',
-  'dedup_key',
-  'title',
-  'description',
-  'priority',
-  'status',
-  'source',
-  'search_text',
-  'created_at',
-  'updated_at',
-  'acknowledged_by',
-  'acknowledged_at',
-  'resolved_by',
-  'resolved_at',
-  'closed_by',
-  'closed_at',
-  'assigned_to',
-  'tags',
-  'metadata',
-  'occurrences',
-  'last_seen_at',
-] as const satisfies ReadonlyArray<keyof AlertsTable>;
-
-type Stored = { id: string; integration_id: string | null; dedup_key: string | null; status: AlertsTable['status']; priority: AlertsTable['priority']; updated_at: string };
 interface Pending {
   row: AlertInsert;
-  resolve(r: { stored: Stored; created: boolean }): void;
+  resolve(r: { stored: UpsertedAlert; created: boolean }): void;
   reject(err: unknown): void;
 }
 
@@ -97,15 +67,18 @@ class TriggerWriter {
   private queue: Pending[] = [];
   private inflight = 0;
   private scheduled = false;
-  private compiled = new Map<number, CompiledQuery<Stored>>();
+  /** The batched upsert's statement, compiled once per batch size (alerts.repository). */
+  readonly upsert: AlertUpsert;
 
   constructor(
-    private readonly db: DB,
+    db: DB,
     private readonly maxInflight: number,
-  ) {}
+  ) {
+    this.upsert = alertUpsert(db);
+  }
 
   write(row: AlertInsert) {
-    return new Promise<{ stored: Stored; created: boolean }>((resolve, reject) => {
+    return new Promise<{ stored: UpsertedAlert; created: boolean }>((resolve, reject) => {
       this.queue.push({ row, resolve, reject });
       this.kick();
     });
@@ -142,7 +115,7 @@ class TriggerWriter {
       const last = g[g.length - 1].row;
       return g.length === 1 ? g[0].row : { ...g[0].row, occurrences: g.length, last_seen_at: last.last_seen_at, updated_at: last.updated_at };
     });
-    let stored: Stored[];
+    let stored: UpsertedAlert[];
     try {
       stored = await this.upsert(rows);
     } catch (err) {
@@ -167,42 +140,6 @@ class TriggerWriter {
       ([s]) => p.resolve({ stored: s, created: s.id === p.row.id }),
       (err) => p.reject(err),
     );
-  }
-
-  private async upsert(rows: AlertInsert[]): Promise<Stored[]> {
-    const compiled = this.statement(rows.length);
-    const parameters: unknown[] = [];
-    for (const r of rows) for (const c of COLUMNS) parameters.push(r[c]);
-    const result = await this.db.executeQuery<Stored>({ ...compiled, parameters });
-    return result.rows;
-  }
-
-  /**
-   * The upsert for n rows, compiled by Kysely once per n and reused with new parameters: building and compiling a
-   * 24-column statement per event would cost more than running it.
-   */
-  private statement(n: number): CompiledQuery<Stored> {
-    let c = this.compiled.get(n);
-    if (c) return c;
-    const placeholder = Object.fromEntries(COLUMNS.map((col) => [col, col === 'occurrences' ? 1 : 'x'])) as unknown as AlertInsert;
-    c = this.db
-      .insertInto('alerts')
-      .values(Array.from({ length: n }, () => placeholder))
-      .onConflict((oc) =>
-        oc
-          .columns(['tenant_id', 'integration_id', 'dedup_key'])
-          .where(OPEN)
-          .doUpdateSet({
-            occurrences: sql`alerts.occurrences + excluded.occurrences`,
-            last_seen_at: (eb) => eb.ref('excluded.last_seen_at'),
-            updated_at: (eb) => eb.ref('excluded.updated_at'),
-          }),
-      )
-      .returning(['id', 'integration_id', 'dedup_key', 'status', 'priority', 'updated_at'])
-      .compile() as CompiledQuery<Stored>;
-    if (c.parameters.length !== n * COLUMNS.length) throw new Error('unexpected parameter layout of the alert upsert');
-    this.compiled.set(n, c);
-    return c;
   }
 }
 
@@ -230,11 +167,74 @@ export class IngestService {
     return this.transition(integration, ev);
   }
 
-  private async trigger(integration: IntegrationAuth, ev: NormalizedEvent): Promise<IngestOutcome> {
-    const at = now();
-    const clientId = ev.clientRef ? ((await this.resolveClient(integration.tenantId, ev.clientRef)) ?? integration.clientId) : integration.clientId;
+  /**
+   * Several events that arrived together (an Alertmanager group) in one transaction: every one of them is stored,
+   * or (the database failing half-way) none is, so a sender's retry neither counts an alert twice nor loses one.
+   * Events are applied in dedup-key order (one key's events keep their order), which locks rows in the same order as
+   * the batched writer; PostgreSQL deadlocks or serialization failures are retried.
+   */
+  async processGroup(integration: IntegrationAuth, events: NormalizedEvent[]): Promise<IngestOutcome[]> {
+    if (events.length === 1) return [await this.process(integration, events[0])];
+    const clientIds = new Map<string, string | null>();
+    for (const ev of events) if (ev.clientRef && !clientIds.has(ev.clientRef)) clientIds.set(ev.clientRef, await this.resolveClient(integration.tenantId, ev.clientRef));
+    const order = events.map((ev, i) => ({ ev, i })).sort((a, b) => (a.ev.dedupKey < b.ev.dedupKey ? -1 : a.ev.dedupKey > b.ev.dedupKey ? 1 : a.i - b.i));
+    for (let attempt = 1; ; attempt++) {
+      const outcomes: IngestOutcome[] = new Array(events.length);
+      const changes: AlertChange[] = [];
+      try {
+        await this.db.transaction().execute(async (trx) => {
+          const at = now();
+          let chunk: Array<{ ev: NormalizedEvent; i: number }> = [];
+          const flush = async () => {
+            if (!chunk.length) return;
+            const byKey = new Map<string, Array<{ row: AlertInsert; i: number }>>();
+            for (const { ev, i } of chunk) {
+              const row = this.rowFor(integration, ev, ev.clientRef ? (clientIds.get(ev.clientRef) ?? null) : null, at);
+              const same = byKey.get(ev.dedupKey);
+              if (same) same.push({ row, i });
+              else byKey.set(ev.dedupKey, [{ row, i }]);
+            }
+            chunk = [];
+            const rows = [...byKey.values()].map((g) => (g.length === 1 ? g[0].row : { ...g[0].row, occurrences: g.length }));
+            const stored = new Map((await this.writer.upsert(rows, trx)).map((r) => [r.dedup_key, r]));
+            for (const [key, g] of byKey) {
+              const r = stored.get(key);
+              if (!r) throw new Error('upsert returned no row');
+              g.forEach(({ row, i }, n) => {
+                const created = n === 0 && r.id === row.id;
+                outcomes[i] = { result: created ? 'created' : 'deduplicated', alertId: r.id, dedupKey: key };
+              });
+              changes.push({ kind: r.id === g[0].row.id ? 'created' : 'updated', id: r.id, status: r.status, priority: r.priority, dedupKey: key, updatedAt: r.updated_at });
+            }
+          };
+          for (const item of order) {
+            if (item.ev.action === 'trigger') {
+              chunk.push(item);
+              if (chunk.length >= MAX_BATCH) await flush();
+              continue;
+            }
+            await flush();
+            const { outcome, change } = await this.transitionIn(trx, integration, item.ev, at);
+            outcomes[item.i] = outcome;
+            if (change) changes.push(change);
+          }
+          await flush();
+        });
+      } catch (err) {
+        const code = (err as { code?: unknown }).code;
+        if (attempt < 3 && (code === '40P01' || code === '40001')) continue;
+        throw err;
+      }
+      for (const c of changes) this.bus.publish(integration.tenantId, c);
+      return outcomes;
+    }
+  }
+
+  /** The row a trigger inserts (or, for an open alert with its key, whose count and last-seen time it updates). */
+  private rowFor(integration: IntegrationAuth, ev: NormalizedEvent, refClientId: string | null, at: string): AlertInsert {
+    const clientId = refClientId ?? integration.clientId;
     const metadata = ev.clientRef && clientId === integration.clientId ? { ...ev.metadata, client: ev.clientRef } : ev.metadata;
-    const { stored, created } = await this.writer.write({
+    return {
       id: timeOrderedUuid(),
       tenant_id: integration.tenantId,
       client_id: clientId,
@@ -245,7 +245,7 @@ export class IngestService {
       priority: ev.priority,
       status: 'new',
       source: ev.source,
-      search_text: `${ev.title}\n${ev.source}\n${ev.dedupKey}\n${ev.description.slice(0, 2000)}`.toLowerCase(),
+      search_text: `${ev.title}\n${ev.source}\n${ev.dedupKey}\n${clip(ev.description, 2000)}`.toLowerCase(),
       created_at: at,
       updated_at: at,
       acknowledged_by: null,
@@ -259,7 +259,12 @@ export class IngestService {
       metadata: JSON.stringify(metadata),
       occurrences: 1,
       last_seen_at: at,
-    });
+    };
+  }
+
+  private async trigger(integration: IntegrationAuth, ev: NormalizedEvent): Promise<IngestOutcome> {
+    const refClientId = ev.clientRef ? await this.resolveClient(integration.tenantId, ev.clientRef) : null;
+    const { stored, created } = await this.writer.write(this.rowFor(integration, ev, refClientId, now()));
     this.bus.publish(integration.tenantId, {
       kind: created ? 'created' : 'updated',
       id: stored.id,
@@ -272,39 +277,36 @@ export class IngestService {
   }
 
   private async transition(integration: IntegrationAuth, ev: NormalizedEvent): Promise<IngestOutcome> {
-    const at = now();
+    const { outcome, change } = await this.db.transaction().execute((trx) => this.transitionIn(trx, integration, ev, now()));
+    if (change) this.bus.publish(integration.tenantId, change);
+    return outcome;
+  }
+
+  /** Acknowledge or resolve inside the caller's transaction; the change is for the bus once that has committed. */
+  private async transitionIn(trx: DB, integration: IntegrationAuth, ev: NormalizedEvent, at: string): Promise<{ outcome: IngestOutcome; change: AlertChange | null }> {
     const acknowledge = ev.action === 'acknowledge';
-    const row = await this.db.transaction().execute(async (trx) => {
-      const changed = await trx
-        .updateTable('alerts')
-        .set(acknowledge ? { status: 'acknowledged', acknowledged_at: at, updated_at: at } : { status: 'resolved', resolved_at: at, updated_at: at })
-        .where('tenant_id', '=', integration.tenantId)
-        .where('integration_id', '=', integration.id)
-        .where('dedup_key', '=', ev.dedupKey)
-        // A monitoring tool acknowledges only what nobody has touched, and resolves whatever is still open.
-        .where(acknowledge ? sql<SqlBool>`status = 'new'` : OPEN)
-        .returning(['id', 'status', 'priority', 'updated_at'])
-        .executeTakeFirst();
-      if (!changed) return null;
-      await trx
-        .insertInto('alert_events')
-        .values({
-          id: randomUUID(),
-          tenant_id: integration.tenantId,
-          alert_id: changed.id,
-          at,
-          kind: acknowledge ? 'acknowledged' : 'resolved',
-          actor_type: 'integration',
-          actor_id: integration.id,
-          actor_name: integration.name,
-          detail: '{}',
-        })
-        .execute();
-      return changed;
+    const changed = await applyIntegrationTransition(trx, integration.tenantId, {
+      integrationId: integration.id,
+      dedupKey: ev.dedupKey,
+      action: acknowledge ? 'acknowledge' : 'resolve',
+      at,
     });
-    if (!row) return { result: 'ignored', alertId: null, dedupKey: ev.dedupKey };
-    this.bus.publish(integration.tenantId, { kind: 'updated', id: row.id, status: row.status, priority: row.priority, dedupKey: ev.dedupKey, updatedAt: row.updated_at });
-    return { result: acknowledge ? 'acknowledged' : 'resolved', alertId: row.id, dedupKey: ev.dedupKey };
+    if (!changed) return { outcome: { result: 'ignored', alertId: null, dedupKey: ev.dedupKey }, change: null };
+    await insertEvent(trx, {
+      id: randomUUID(),
+      tenant_id: integration.tenantId,
+      alert_id: changed.id,
+      at,
+      kind: acknowledge ? 'acknowledged' : 'resolved',
+      actor_type: 'integration',
+      actor_id: integration.id,
+      actor_name: integration.name,
+      detail: '{}',
+    });
+    return {
+      outcome: { result: acknowledge ? 'acknowledged' : 'resolved', alertId: changed.id, dedupKey: ev.dedupKey },
+      change: { kind: 'updated', id: changed.id, status: changed.status, priority: changed.priority, dedupKey: ev.dedupKey, updatedAt: changed.updated_at },
+    };
   }
 
   /** A client of the tenant named by id or by name (case-insensitive); unknown names leave the alert unbound. */
@@ -313,16 +315,9 @@ export class IngestService {
     const at = Date.now();
     const hit = this.clientRefs.get(cacheKey);
     if (hit && hit.expiresAt > at) return hit.id;
-    const row = await this.db
-      .selectFrom('clients')
-      .select('id')
-      .where('tenant_id', '=', tenantId)
-      .where((eb) => eb.or([eb('id', '=', ref), eb('name_lower', '=', ref.toLowerCase())]))
-      .orderBy('created_at')
-      .limit(1)
-      .executeTakeFirst();
+    const id = await findClientIdByRef(this.db, tenantId, ref);
     if (this.clientRefs.size > 10_000) this.clientRefs.clear();
-    this.clientRefs.set(cacheKey, { id: row?.id ?? null, expiresAt: at + CLIENT_CACHE_MS });
-    return row?.id ?? null;
+    this.clientRefs.set(cacheKey, { id, expiresAt: at + CLIENT_CACHE_MS });
+    return id;
   }
 }

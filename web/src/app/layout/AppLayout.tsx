@@ -13,11 +13,9 @@ import {
   IconUser,
   IconUsers,
 } from '@tabler/icons-react';
-import { useQueryClient } from '@tanstack/react-query';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
 import { ThemeToggle } from '../../components/ThemeToggle.tsx';
-import { api } from '../../lib/api.ts';
-import { useCurrentTenant, useSignedInMe } from '../session.tsx';
+import { useCurrentTenant, useSignedInMe, useSignOut } from '../../lib/session.tsx';
 import { Logo } from '../../components/Logo.tsx';
 import { PendingInvitationsBanner } from '../../features/invitations/components/PendingInvitationsBanner.tsx';
 
@@ -59,16 +57,7 @@ export function AppLayout() {
   const items = useNavItems();
   const location = useLocation();
   const navigate = useNavigate();
-  const qc = useQueryClient();
-
-  const signOut = async () => {
-    try {
-      await api('/auth/sign-out', { method: 'POST', body: {} });
-    } finally {
-      qc.clear();
-      navigate('/login', { replace: true });
-    }
-  };
+  const signOut = useSignOut(() => navigate('/login', { replace: true }));
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -120,7 +109,7 @@ export function AppLayout() {
             <Avatar color="orange" radius="xl">
               {(me.user.displayName || me.user.email).charAt(0).toUpperCase()}
             </Avatar>
-            <Box style={{ minWidth: 0 }}>
+            <Box className="min-w-0">
               <Text size="sm" fw={600} truncate>
                 {me.user.displayName}
               </Text>

@@ -1,17 +1,5 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MeResponse, PublicConfig } from '../../../../../contract/auth.ts';
+import { useMutation } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-
-export const useServerConfig = () =>
-  useQuery({ queryKey: ['config'], queryFn: () => api<PublicConfig>('/config'), staleTime: Infinity });
-
-export function useSignIn() {
-  const qc = useQueryClient();
-  return useMutation({
-    mutationFn: (body: { email: string; password: string }) => api<MeResponse>('/auth/sign-in', { body }),
-    onSuccess: (me) => qc.setQueryData(['me'], me),
-  });
-}
 
 export interface RegistrationInput {
   userData: { email: string; password: string; displayName: string };
@@ -31,5 +19,4 @@ export function useRegisterGoogle() {
   });
 }
 
-export const requestPasswordReset = (email: string) => api<{ ok: true; message: string }>('/auth/password-reset', { body: { email } });
 export const confirmPasswordReset = (token: string, password: string) => api<{ ok: true }>('/auth/password-reset/confirm', { body: { token, password } });

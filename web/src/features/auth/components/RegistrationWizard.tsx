@@ -6,8 +6,10 @@ import { useQueryClient } from '@tanstack/react-query';
 import { MSG } from '../../../../../contract/messages.ts';
 import { PASSWORD_MIN, REGISTRATION_REDIRECT_MS } from '../../../../../contract/plans.ts';
 import { ApiError } from '../../../lib/api.ts';
-import { usePublicPlans } from '../api/plans.ts';
-import { useRegister, useRegisterGoogle, useServerConfig } from '../api/auth.ts';
+import { usePublicPlans } from '../../../lib/public-plans.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { useServerConfig } from '../../../lib/server-config.ts';
+import { useRegister, useRegisterGoogle } from '../api/auth.ts';
 
 type Step1Field = 'email' | 'displayName' | 'password' | 'confirm';
 
@@ -69,7 +71,7 @@ export function RegistrationWizard({ googleMode = false, onCancel, onSubmitting 
   const succeed = async () => {
     setSuccess(true);
     onSubmitting?.();
-    await qc.invalidateQueries({ queryKey: ['me'] });
+    await qc.invalidateQueries({ queryKey: queryKeys.me });
     setTimeout(() => navigate('/app/dashboard', { replace: true }), REGISTRATION_REDIRECT_MS);
   };
 

@@ -6,8 +6,9 @@ import { ApiError } from '../../../lib/api.ts';
 import { ThemeToggle } from '../../../components/ThemeToggle.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { Logo } from '../../../components/Logo.tsx';
-import { useMe } from '../../../app/session.tsx';
-import { useServerConfig, useSignIn, requestPasswordReset } from '../api/auth.ts';
+import { requestPasswordReset } from '../../../lib/password-reset.ts';
+import { useServerConfig } from '../../../lib/server-config.ts';
+import { useMe, useSignIn } from '../../../lib/session.tsx';
 import { GoogleButton, RegistrationWizard } from '../components/RegistrationWizard.tsx';
 
 /** Only same-site paths are followed after sign-in. */
@@ -25,7 +26,7 @@ export function LoginPage() {
   if (me && !(googleRegister && me.tenants.length === 0) && !registering) return <Navigate to={safeNext(params.get('next'))} replace />;
 
   return (
-    <Box mih="100vh" style={{ background: 'var(--mantine-color-body)' }}>
+    <Box mih="100vh" bg="var(--mantine-color-body)">
       <Group justify="space-between" p="md">
         <Logo to="/" />
         <ThemeToggle />

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { clientsKey } from './list-clients.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const deleteClient = (tenantId: string, clientId: string) =>
   api<{ ok: true }>(`/tenants/${encodeURIComponent(tenantId)}/clients/${encodeURIComponent(clientId)}`, { method: 'DELETE' });
@@ -10,8 +10,8 @@ export function useDeleteClient(tenantId: string) {
   return useMutation({
     mutationFn: (clientId: string) => deleteClient(tenantId, clientId),
     onSuccess: (_data, clientId) => {
-      qc.removeQueries({ queryKey: [...clientsKey(tenantId), 'detail', clientId] });
-      return qc.invalidateQueries({ queryKey: clientsKey(tenantId) });
+      qc.removeQueries({ queryKey: queryKeys.client(tenantId, clientId) });
+      return qc.invalidateQueries({ queryKey: queryKeys.clients(tenantId) });
     },
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Client, ClientInputBody } from '../../../../../contract/clients.ts';
 import { api } from '../../../lib/api.ts';
-import { clientsKey } from './list-clients.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const updateClient = (tenantId: string, clientId: string, body: ClientInputBody) =>
   api<Client>(`/tenants/${encodeURIComponent(tenantId)}/clients/${encodeURIComponent(clientId)}`, { method: 'PUT', body });
@@ -10,6 +10,6 @@ export function useUpdateClient(tenantId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: ({ clientId, body }: { clientId: string; body: ClientInputBody }) => updateClient(tenantId, clientId, body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: clientsKey(tenantId) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.clients(tenantId) }),
   });
 }

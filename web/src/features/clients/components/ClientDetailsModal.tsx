@@ -15,7 +15,7 @@ function Field({ label, children }: { label: string; children: ReactNode }) {
       <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
         {label}
       </Text>
-      <Text size="sm" component="div" style={{ overflowWrap: 'anywhere' }}>
+      <Text size="sm" component="div" className="wrap-anywhere">
         {children || <Text span c="dimmed" size="sm">{MSG.notAvailable}</Text>}
       </Text>
     </Stack>
@@ -60,12 +60,12 @@ function Details({ c, onClose, onEdit }: { c: Client; onClose: () => void; onEdi
   return (
     <Stack gap="md" data-testid="client-details">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
-        <Stack gap={4} style={{ minWidth: 0 }}>
-          <Text fw={700} size="xl" style={{ overflowWrap: 'anywhere' }}>
+        <Stack gap={4} className="min-w-0">
+          <Text fw={700} size="xl" className="wrap-anywhere">
             {c.name}
           </Text>
           {c.description && (
-            <Text c="dimmed" size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+            <Text c="dimmed" size="sm" className="pre-wrap">
               {c.description}
             </Text>
           )}
@@ -112,10 +112,10 @@ function Details({ c, onClose, onEdit }: { c: Client; onClose: () => void; onEdi
             <Table.Tbody>
               {Object.entries(c.customFields).map(([k, v]) => (
                 <Table.Tr key={k}>
-                  <Table.Th w="40%" style={{ overflowWrap: 'anywhere' }}>
+                  <Table.Th w="40%" className="wrap-anywhere">
                     {k}
                   </Table.Th>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>{v}</Table.Td>
+                  <Table.Td className="wrap-anywhere">{v}</Table.Td>
                 </Table.Tr>
               ))}
             </Table.Tbody>

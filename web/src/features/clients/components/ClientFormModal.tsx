@@ -217,14 +217,14 @@ function ClientForm({ tenantId, client, onDone }: { tenantId: string; client: Cl
                 placeholder="Name"
                 value={row.name}
                 onChange={(e) => setRow(row.key, { name: e.currentTarget.value })}
-                style={{ flex: 1 }}
+                className="grow"
               />
               <TextInput
                 aria-label={`Custom field ${i + 1} value`}
                 placeholder="Value"
                 value={row.value}
                 onChange={(e) => setRow(row.key, { value: e.currentTarget.value })}
-                style={{ flex: 1 }}
+                className="grow"
               />
               <ActionIcon
                 variant="subtle"

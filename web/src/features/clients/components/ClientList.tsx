@@ -71,7 +71,7 @@ function SortHeader({ label, field, sort, order, onSort, w }: { label: string; f
 /** The client list: a table with sortable columns from the small breakpoint up, cards on a phone. */
 export function ClientList({ items, sort, order, onSort, onOpen, onEdit, onDelete }: ClientListProps) {
   const name = (c: Client) => (
-    <Anchor component="button" type="button" fw={600} onClick={() => onOpen(c)} ta="left" style={{ overflowWrap: 'anywhere' }} data-testid="client-name">
+    <Anchor component="button" type="button" fw={600} onClick={() => onOpen(c)} ta="left" className="wrap-anywhere" data-testid="client-name">
       {c.name}
     </Anchor>
   );
@@ -128,20 +128,20 @@ export function ClientList({ items, sort, order, onSort, onOpen, onEdit, onDelet
         {items.map((c) => (
           <Paper key={c.id} withBorder p="sm" radius="md" data-testid="client-card">
             <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
-              <Stack gap={2} style={{ minWidth: 0 }}>
+              <Stack gap={2} className="min-w-0">
                 {name(c)}
                 {(c.contactName || c.contactEmail) && (
-                  <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+                  <Text size="sm" c="dimmed" className="wrap-anywhere">
                     {[c.contactName, c.contactEmail].filter(Boolean).join(' · ')}
                   </Text>
                 )}
               </Stack>
-              <Box style={{ flexShrink: 0 }}>
+              <Box className="no-shrink">
                 <ClientStatusBadge status={c.status} />
               </Box>
             </Group>
             <Group justify="space-between" align="center" mt="xs" wrap="nowrap" gap="xs">
-              <Stack gap={4} style={{ minWidth: 0 }}>
+              <Stack gap={4} className="min-w-0">
                 <Tags tags={c.tags} />
                 <Text size="xs" c="dimmed">
                   Created {formatDate(c.createdAt)}

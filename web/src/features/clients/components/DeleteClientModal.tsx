@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Alert, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconAlertCircle } from '@tabler/icons-react';
 import { CLIENT_MSG, type Client } from '../../../../../contract/clients.ts';
 import { MSG } from '../../../../../contract/messages.ts';
+import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
 import { useDeleteClient } from '../api/delete-client.ts';
 
 /** The delete confirmation of spec section 5. */
@@ -26,28 +27,18 @@ export function DeleteClientModal({ tenantId, client, onClose }: { tenantId: str
     }
   };
   return (
-    <Modal opened={!!client} onClose={close} title="Delete Client" centered>
-      <Stack>
-        <Text>{MSG.clientDeleteConfirm}</Text>
-        {client && (
-          <Text fw={600} style={{ overflowWrap: 'anywhere' }}>
-            {client.name}
-          </Text>
-        )}
-        {failed && (
-          <Alert color="red" icon={<IconAlertCircle />} data-testid="client-delete-error">
-            {MSG.clientDeleteFailed}
-          </Alert>
-        )}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={close} disabled={remove.isPending}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={confirm} loading={remove.isPending}>
-            Delete
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal opened={!!client} title="Delete Client" confirmLabel="Delete" loading={remove.isPending} cancelDisabled={remove.isPending} onConfirm={confirm} onClose={close}>
+      <Text>{MSG.clientDeleteConfirm}</Text>
+      {client && (
+        <Text fw={600} className="wrap-anywhere">
+          {client.name}
+        </Text>
+      )}
+      {failed && (
+        <Alert color="red" icon={<IconAlertCircle />} data-testid="client-delete-error">
+          {MSG.clientDeleteFailed}
+        </Alert>
+      )}
+    </ConfirmModal>
   );
 }

@@ -6,7 +6,7 @@ import { useSearchParams } from 'react-router';
 import { CLIENT_MSG, CLIENT_SORTS, CLIENT_STATUSES, type Client, type ClientSort, type ClientStatus } from '../../../../../contract/clients.ts';
 import { MSG } from '../../../../../contract/messages.ts';
 import { CLIENT_PAGE_SIZE } from '../../../../../contract/plans.ts';
-import { useCurrentTenant } from '../../../app/session.tsx';
+import { useCurrentTenant } from '../../../lib/session.tsx';
 import { LoadError, NoTenant, StatePanel } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { AlertDetail } from '../../../../../contract/alerts.ts';
 import { api, ApiError } from '../../../lib/api.ts';
-import { alertsKey, alertsPath } from './alerts-key.ts';
-import { alertDetailKey } from './get-alert.ts';
+import { isAlertListQuery, queryKeys } from '../../../lib/query-keys.ts';
+import { alertsPath } from './alerts-path.ts';
 
 /** The status changes: POST /alerts/:id/{acknowledge|start|resolve|close}, no body. */
 export type StatusAction = 'acknowledge' | 'start' | 'resolve' | 'close';
@@ -19,11 +19,11 @@ export function useAlertMutation<V>(tenantId: string, alertId: string, run: (v: 
   return useMutation({
     mutationFn: run,
     onSuccess: (detail) => {
-      qc.setQueryData(alertDetailKey(tenantId, alertId), detail);
-      void qc.invalidateQueries({ queryKey: alertsKey(tenantId), predicate: (q) => q.queryKey[3] !== 'detail' });
+      qc.setQueryData(queryKeys.alert(tenantId, alertId), detail);
+      void qc.invalidateQueries({ queryKey: queryKeys.alerts(tenantId), predicate: isAlertListQuery });
     },
     onError: (err) => {
-      if (err instanceof ApiError && (err.status === 409 || err.status === 404)) void qc.invalidateQueries({ queryKey: alertsKey(tenantId) });
+      if (err instanceof ApiError && (err.status === 409 || err.status === 404)) void qc.invalidateQueries({ queryKey: queryKeys.alerts(tenantId) });
     },
   });
 }

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { alertsKey } from './alerts-key.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export type StreamState = 'connecting' | 'live' | 'reconnecting';
 
@@ -28,12 +28,12 @@ export function useAlertStream(tenantId: string): StreamState {
       const wait = lastReload.current + MIN_RELOAD_GAP_MS - Date.now();
       if (wait <= 0) {
         lastReload.current = Date.now();
-        void qc.invalidateQueries({ queryKey: alertsKey(tenantId) });
+        void qc.invalidateQueries({ queryKey: queryKeys.alerts(tenantId) });
       } else if (!pending.current) {
         pending.current = setTimeout(() => {
           pending.current = null;
           lastReload.current = Date.now();
-          void qc.invalidateQueries({ queryKey: alertsKey(tenantId) });
+          void qc.invalidateQueries({ queryKey: queryKeys.alerts(tenantId) });
         }, wait);
       }
     };

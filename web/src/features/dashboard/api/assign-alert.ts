@@ -1,6 +1,6 @@
 import type { AlertDetail } from '../../../../../contract/alerts.ts';
 import { api } from '../../../lib/api.ts';
-import { alertsPath } from './alerts-key.ts';
+import { alertsPath } from './alerts-path.ts';
 import { useAlertMutation } from './alert-action.ts';
 
 export const assignAlert = (tenantId: string, alertId: string, userId: string) =>

@@ -1,14 +1,15 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { ActiveAlertsQuery, AlertList } from '../../../../../contract/alerts.ts';
 import { api, qs } from '../../../lib/api.ts';
-import { alertsKey, alertsPath } from './alerts-key.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { alertsPath } from './alerts-path.ts';
 
 export const fetchActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery, signal?: AbortSignal) =>
   api<AlertList>(`${alertsPath(tenantId)}${qs({ status: filter.status === 'all' ? undefined : filter.status, priority: filter.priority === 'all' ? undefined : filter.priority })}`, { signal });
 
 export const activeAlertsQueryOptions = (tenantId: string, filter: ActiveAlertsQuery) =>
   queryOptions({
-    queryKey: [...alertsKey(tenantId), 'active', filter],
+    queryKey: queryKeys.activeAlerts(tenantId, filter),
     queryFn: ({ signal }) => fetchActiveAlerts(tenantId, filter, signal),
     placeholderData: keepPreviousData,
   });

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { AlertHistoryQuery, AlertList } from '../../../../../contract/alerts.ts';
 import { api, qs } from '../../../lib/api.ts';
-import { alertsKey, alertsPath } from './alerts-key.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { alertsPath } from './alerts-path.ts';
 
 export type HistoryParams = Pick<AlertHistoryQuery, 'status' | 'priority' | 'page'> & { q?: string };
 
@@ -13,7 +14,7 @@ export const fetchAlertHistory = (tenantId: string, p: HistoryParams, signal?: A
 
 export const alertHistoryQueryOptions = (tenantId: string, p: HistoryParams) =>
   queryOptions({
-    queryKey: [...alertsKey(tenantId), 'history', p],
+    queryKey: queryKeys.alertHistory(tenantId, p),
     queryFn: ({ signal }) => fetchAlertHistory(tenantId, p, signal),
     placeholderData: keepPreviousData,
   });

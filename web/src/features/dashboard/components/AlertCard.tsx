@@ -25,15 +25,15 @@ export function AlertCard({ alert, onOpen }: { alert: Alert; onOpen: (a: Alert) 
               {formatDateTime(alert.createdAt)}
             </Text>
           </Group>
-          <Text fw={600} style={{ overflowWrap: 'anywhere' }} lineClamp={2}>
+          <Text fw={600} className="wrap-anywhere" lineClamp={2}>
             {alert.title}
           </Text>
           <Group justify="space-between" gap="xs" wrap="nowrap">
-            <Text size="sm" c="dimmed" style={{ overflowWrap: 'anywhere', minWidth: 0 }} lineClamp={1}>
+            <Text size="sm" c="dimmed" className="wrap-anywhere min-w-0" lineClamp={1}>
               {[alert.source, alert.clientName].filter(Boolean).join(' · ')}
             </Text>
             {alert.assigneeName && (
-              <Group gap={4} wrap="nowrap" style={{ flexShrink: 0 }}>
+              <Group gap={4} wrap="nowrap" className="no-shrink">
                 <IconUser size={14} aria-hidden />
                 <Text size="xs" truncate maw={160}>
                   {alert.assigneeName}

@@ -1,7 +1,6 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import {
   Alert as Callout,
-  Anchor,
   Badge,
   Button,
   Code,
@@ -12,25 +11,20 @@ import {
   Select,
   SimpleGrid,
   Stack,
-  Table,
   Text,
-  Textarea,
-  Timeline,
   Title,
 } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconAlertCircle,
-  IconBolt,
   IconCheck,
   IconCircleCheck,
   IconLock,
-  IconNote,
   IconPlayerPlay,
   IconRepeat,
   IconUserPlus,
 } from '@tabler/icons-react';
-import { ALERT_MSG, type AlertDetail, type TimelineEntry } from '../../../../../contract/alerts.ts';
+import { ALERT_MSG, type AlertDetail } from '../../../../../contract/alerts.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { Loading } from '../../../components/Loading.tsx';
@@ -40,6 +34,9 @@ import { useAssignAlert } from '../api/assign-alert.ts';
 import { useAddAlertNote } from '../api/add-alert-note.ts';
 import { useAssignees } from '../api/list-assignees.ts';
 import { PriorityBadge, StatusBadge } from './AlertBadges.tsx';
+import { AlertMetadata } from './AlertMetadata.tsx';
+import { AlertNotes } from './AlertNotes.tsx';
+import { AlertTimeline } from './AlertTimeline.tsx';
 
 const STATUS_BUTTONS: Array<{ action: 'acknowledge' | 'startWork' | 'resolve' | 'close'; call: StatusAction; label: string; color: string; icon: typeof IconCheck }> = [
   { action: 'acknowledge', call: 'acknowledge', label: 'Acknowledge', color: 'yellow', icon: IconCheck },
@@ -50,52 +47,17 @@ const STATUS_BUTTONS: Array<{ action: 'acknowledge' | 'startWork' | 'resolve' | 
 
 function Field({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
-    <div style={{ minWidth: 0 }}>
+    <div className="min-w-0">
       <Text size="xs" c="dimmed" fw={600} tt="uppercase">
         {label}
       </Text>
-      <Text size="sm" style={{ overflowWrap: 'anywhere' }} data-testid={testId}>
+      <Text size="sm" className="wrap-anywhere" data-testid={testId}>
         {children}
       </Text>
     </div>
   );
 }
 
-const metadataValue = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v));
-
-const isLink = (v: unknown): v is string => typeof v === 'string' && /^https?:\/\//.test(v);
-
-function timelineText(e: TimelineEntry) {
-  switch (e.kind) {
-    case 'triggered':
-      return `Triggered by ${e.actorName}`;
-    case 'repeated':
-      return `Repeated: seen ${String(e.detail.occurrences)} times`;
-    case 'acknowledged':
-      return `Acknowledged by ${e.actorName}`;
-    case 'started':
-      return `${e.actorName} started work`;
-    case 'resolved':
-      return `Resolved by ${e.actorName}`;
-    case 'closed':
-      return `Closed by ${e.actorName}`;
-    case 'assigned':
-      return `${e.actorName} assigned it to ${String(e.detail.assigneeName ?? 'someone')}`;
-    case 'note':
-      return `${e.actorName} added a note`;
-  }
-}
-
-const TIMELINE_ICONS: Record<TimelineEntry['kind'], typeof IconBolt> = {
-  triggered: IconBolt,
-  repeated: IconRepeat,
-  acknowledged: IconCheck,
-  started: IconPlayerPlay,
-  resolved: IconCircleCheck,
-  closed: IconLock,
-  assigned: IconUserPlus,
-  note: IconNote,
-};
 
 const by = (name: string | null) => (name ? ` by ${name}` : '');
 
@@ -134,7 +96,6 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
   const canAssign = alert.actions.includes('assign');
   const assignees = useAssignees(tenantId, canAssign);
   const [assignee, setAssignee] = useState<string | null>(alert.assignedTo);
-  const [noteText, setNoteText] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
 
   useEffect(() => setAssignee(alert.assignedTo), [alert.assignedTo]);
@@ -144,7 +105,6 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
     else setProblem(err instanceof ApiError && err.status === 400 ? err.message : ALERT_MSG.actionFailed);
   };
   const busy = action.isPending || assign.isPending || note.isPending;
-  const metadata = Object.entries(alert.metadata);
 
   return (
     <Stack gap="md">
@@ -158,7 +118,7 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
             </Badge>
           )}
         </Group>
-        <Title order={3} style={{ overflowWrap: 'anywhere' }} data-testid="alert-title">
+        <Title order={3} className="wrap-anywhere" data-testid="alert-title">
           {alert.title}
         </Title>
       </div>
@@ -200,7 +160,7 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
                   onChange={setAssignee}
                   searchable
                   nothingFoundMessage="No member matches"
-                  style={{ flex: 1, minWidth: 200 }}
+                  className="grow" miw={200}
                   comboboxProps={{ withinPortal: true }}
                   data-testid="assign-select"
                 />
@@ -226,7 +186,7 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
         <Text size="xs" c="dimmed" fw={600} tt="uppercase">
           Description
         </Text>
-        <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }} data-testid="alert-description">
+        <Text size="sm" className="pre-wrap" data-testid="alert-description">
           {alert.description || <Text span c="dimmed">No description</Text>}
         </Text>
       </div>
@@ -267,7 +227,7 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
         {alert.tags.length ? (
           <Group gap={6}>
             {alert.tags.map((t) => (
-              <Badge key={t} variant="outline" tt="none" maw="100%" style={{ overflowWrap: 'anywhere' }}>
+              <Badge key={t} variant="outline" tt="none" maw="100%" className="wrap-anywhere">
                 {t}
               </Badge>
             ))}
@@ -279,106 +239,24 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
         )}
       </div>
 
-      <div>
-        <Text size="xs" c="dimmed" fw={600} tt="uppercase" mb={4}>
-          Metadata
-        </Text>
-        {metadata.length ? (
-          <Table.ScrollContainer minWidth={320}>
-            <Table withTableBorder withColumnBorders striped data-testid="alert-metadata">
-              <Table.Thead>
-                <Table.Tr>
-                  <Table.Th w="35%">Key</Table.Th>
-                  <Table.Th>Value</Table.Th>
-                </Table.Tr>
-              </Table.Thead>
-              <Table.Tbody>
-                {metadata.map(([k, v]) => (
-                  <Table.Tr key={k}>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>{k}</Table.Td>
-                    <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                      {isLink(v) ? (
-                        <Anchor href={v} target="_blank" rel="noreferrer noopener" size="sm">
-                          {v}
-                        </Anchor>
-                      ) : (
-                        metadataValue(v)
-                      )}
-                    </Table.Td>
-                  </Table.Tr>
-                ))}
-              </Table.Tbody>
-            </Table>
-          </Table.ScrollContainer>
-        ) : (
-          <Text size="sm" c="dimmed">
-            No metadata
-          </Text>
-        )}
-      </div>
+      <AlertMetadata metadata={alert.metadata} />
 
       <Divider />
 
-      <div>
-        <Title order={4} mb="xs">
-          Notes
-        </Title>
-        <Stack gap="xs" data-testid="alert-notes">
-          {detail.notes.length === 0 && (
-            <Text size="sm" c="dimmed">
-              No notes yet
-            </Text>
-          )}
-          {detail.notes.map((n) => (
-            <Paper key={n.id} withBorder p="xs" radius="md" data-testid="alert-note">
-              <Text size="sm" style={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
-                {n.text}
-              </Text>
-              <Text size="xs" c="dimmed" mt={4}>
-                {n.createdByName} · {formatDateTime(n.createdAt)}
-              </Text>
-            </Paper>
-          ))}
-        </Stack>
-        {alert.actions.includes('addNote') && (
-          <Stack gap="xs" mt="sm">
-            <Textarea label="Add a note" placeholder="What did you find or do?" autosize minRows={2} maxRows={8} value={noteText} onChange={(e) => setNoteText(e.currentTarget.value)} />
-            <Group justify="flex-end">
-              <Button
-                leftSection={<IconNote size={16} />}
-                disabled={!noteText.trim() || busy}
-                loading={note.isPending}
-                onClick={() => {
-                  setProblem(null);
-                  note.mutate(noteText, { onError, onSuccess: () => setNoteText('') });
-                }}
-              >
-                Add Note
-              </Button>
-            </Group>
-          </Stack>
-        )}
-      </div>
+      <AlertNotes
+        notes={detail.notes}
+        canAdd={alert.actions.includes('addNote')}
+        busy={busy}
+        adding={note.isPending}
+        onAdd={(text, added) => {
+          setProblem(null);
+          note.mutate(text, { onError, onSuccess: added });
+        }}
+      />
 
       <Divider />
 
-      <div>
-        <Title order={4} mb="sm">
-          Timeline
-        </Title>
-        <Timeline active={detail.timeline.length} bulletSize={24} lineWidth={2} data-testid="alert-timeline">
-          {detail.timeline.map((e) => {
-            const Icon = TIMELINE_ICONS[e.kind];
-            return (
-              <Timeline.Item key={e.id} bullet={<Icon size={13} />} title={<Text size="sm" fw={600}>{timelineText(e)}</Text>}>
-                <Text size="xs" c="dimmed">
-                  {formatDateTime(e.at)}
-                </Text>
-              </Timeline.Item>
-            );
-          })}
-        </Timeline>
-      </div>
+      <AlertTimeline timeline={detail.timeline} />
     </Stack>
   );
 }

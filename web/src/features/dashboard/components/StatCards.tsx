@@ -16,7 +16,7 @@ export function StatCards({ stats, loading }: { stats: AlertStats | undefined; l
       {CARDS.map((c) => (
         <Paper key={c.key} withBorder p="md" radius="md" data-testid={`stat-${c.key}`}>
           <Group justify="space-between" align="flex-start" wrap="nowrap">
-            <div style={{ minWidth: 0 }}>
+            <div className="min-w-0">
               <Text size="sm" c="dimmed" fw={600}>
                 {c.label}
               </Text>

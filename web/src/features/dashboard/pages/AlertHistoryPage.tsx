@@ -15,7 +15,7 @@ import {
 import { NoTenant, LoadError } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
-import { useCurrentTenant } from '../../../app/session.tsx';
+import { useCurrentTenant } from '../../../lib/session.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useAlertHistory } from '../api/list-alert-history.ts';
 import { useAlertStream } from '../api/alert-stream.ts';
@@ -67,7 +67,7 @@ function History({ tenantId }: { tenantId: string }) {
               setSearch(e.currentTarget.value);
               setPage(1);
             }}
-            style={{ flex: 1, minWidth: 220 }}
+            className="grow" miw={220}
             data-testid="history-search"
           />
           <Select label="Status" data={STATUS_OPTIONS} value={status} onChange={(v) => { setStatus(v ?? 'all'); setPage(1); }} allowDeselect={false} w={150} />
@@ -83,7 +83,7 @@ function History({ tenantId }: { tenantId: string }) {
             {ALERT_MSG.noHistory}
           </Text>
         ) : (
-          <Box style={{ opacity: history.isPlaceholderData ? 0.6 : 1 }}>
+          <Box className={history.isPlaceholderData ? 'stale' : undefined}>
             <Box visibleFrom="sm">
               <Table highlightOnHover verticalSpacing="sm" data-testid="history-table">
                 <Table.Thead>
@@ -98,7 +98,7 @@ function History({ tenantId }: { tenantId: string }) {
                 <Table.Tbody>
                   {history.data.items.map((a) => (
                     <Table.Tr key={a.id}>
-                      <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                      <Table.Td className="wrap-anywhere">
                         <Anchor component="button" type="button" fw={600} ta="left" onClick={() => onOpen(a)}>
                           {a.title}
                         </Anchor>

@@ -17,11 +17,11 @@ import { MSG } from '../../../../../contract/messages.ts';
 import { NoTenant, LoadError } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
-import { useCurrentTenant } from '../../../app/session.tsx';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { useCurrentTenant } from '../../../lib/session.tsx';
 import { useActiveAlerts } from '../api/list-active-alerts.ts';
 import { useAlertStats } from '../api/alert-stats.ts';
 import { useAlertStream } from '../api/alert-stream.ts';
-import { alertsKey } from '../api/alerts-key.ts';
 import { StatCards } from '../components/StatCards.tsx';
 import { AlertCard } from '../components/AlertCard.tsx';
 import { AlertDetailModal } from '../components/AlertDetailModal.tsx';
@@ -75,7 +75,7 @@ function Dashboard({ tenantId, tenantName }: { tenantId: string; tenantName: str
   const [refreshing, setRefreshing] = useState(false);
   const refresh = () => {
     setRefreshing(true);
-    void qc.invalidateQueries({ queryKey: alertsKey(tenantId) }).finally(() => setRefreshing(false));
+    void qc.invalidateQueries({ queryKey: queryKeys.alerts(tenantId) }).finally(() => setRefreshing(false));
   };
   const open = (a: Alert) => set('alert', a.id);
 
@@ -125,7 +125,7 @@ function Dashboard({ tenantId, tenantName }: { tenantId: string; tenantName: str
             {MSG.noAlertsMatch}
           </Text>
         ) : (
-          <Stack gap="xs" data-testid="alert-list" style={{ opacity: list.isPlaceholderData ? 0.6 : 1 }}>
+          <Stack gap="xs" data-testid="alert-list" className={list.isPlaceholderData ? 'stale' : undefined}>
             {list.data.items.slice(0, ACTIVE_ALERT_LIMIT).map((a) => (
               <AlertCard key={a.id} alert={a} onOpen={open} />
             ))}

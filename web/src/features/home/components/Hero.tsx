@@ -44,7 +44,7 @@ function ProductPreview() {
             <Group justify="space-between" wrap="nowrap" gap="sm">
               <Box miw={0}>
                 <Group gap={8} wrap="nowrap">
-                  <Badge color={a.color} variant="filled" size="sm" style={{ flexShrink: 0 }}>
+                  <Badge color={a.color} variant="filled" size="sm" className="no-shrink">
                     {a.priority}
                   </Badge>
                   <Text size="sm" fw={600} truncate>
@@ -55,7 +55,7 @@ function ProductPreview() {
                   {a.client} · {a.ago} ago
                 </Text>
               </Box>
-              <Badge variant="light" color="gray" visibleFrom="xs" style={{ flexShrink: 0 }}>
+              <Badge variant="light" color="gray" visibleFrom="xs" className="no-shrink">
                 {a.status}
               </Badge>
             </Group>

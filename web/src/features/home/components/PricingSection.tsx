@@ -4,8 +4,8 @@ import { Link } from 'react-router';
 import { MSG } from '../../../../../contract/messages.ts';
 import type { PricingPlan } from '../../../../../contract/pricing.ts';
 import { Loading } from '../../../components/Loading.tsx';
-import { usePricingSettings } from '../api/pricing-settings.ts';
-import { usePublicPlans } from '../api/public-plans.ts';
+import { usePricingSettings } from '../../../lib/pricing-settings.ts';
+import { usePublicPlans } from '../../../lib/public-plans.ts';
 import classes from './home.module.css';
 
 /** "$49/month" → big "$49" and small "/month"; any other text is shown whole. */
@@ -76,7 +76,8 @@ function PlanCard({ plan }: { plan: PricingPlan }) {
 }
 
 function PlanCards() {
-  const plans = usePublicPlans();
+  // A visitor sees the failure after one retry rather than three.
+  const plans = usePublicPlans({ retry: 1 });
   if (plans.isPending) return <Loading />;
   if (plans.isError) {
     return (
@@ -103,7 +104,8 @@ function PlanCards() {
 }
 
 export function PricingSection() {
-  const settings = usePricingSettings();
+  // Settings change rarely; the home page does not ask again for five minutes.
+  const settings = usePricingSettings({ staleTime: 5 * 60_000 });
   const s = settings.data;
   return (
     <section id="pricing" className={`${classes.section} ${classes.alt}`} aria-labelledby="pricing-title">

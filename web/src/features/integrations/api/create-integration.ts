@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { IntegrationWithKey } from '../../../../../contract/integrations.ts';
 import { api } from '../../../lib/api.ts';
-import { integrationsKey, integrationsPath } from './list-integrations.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { integrationsPath } from './list-integrations.ts';
 
 export interface IntegrationInput {
   name: string;
@@ -14,6 +15,6 @@ export function useCreateIntegration(tenantId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: IntegrationInput) => createIntegration(tenantId, body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: integrationsKey(tenantId) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.integrations(tenantId) }),
   });
 }

@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { Integration } from '../../../../../contract/integrations.ts';
 import { api } from '../../../lib/api.ts';
-import { integrationsKey, integrationsPath } from './list-integrations.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { integrationsPath } from './list-integrations.ts';
 
 export const revokeIntegration = (tenantId: string, id: string) =>
   api<Integration>(`${integrationsPath(tenantId)}/${encodeURIComponent(id)}/revoke`, { method: 'POST', body: {} });
@@ -10,6 +11,6 @@ export function useRevokeIntegration(tenantId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => revokeIntegration(tenantId, id),
-    onSuccess: () => qc.invalidateQueries({ queryKey: integrationsKey(tenantId) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.integrations(tenantId) }),
   });
 }

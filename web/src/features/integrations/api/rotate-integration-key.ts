@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { IntegrationWithKey } from '../../../../../contract/integrations.ts';
 import { api } from '../../../lib/api.ts';
-import { integrationsKey, integrationsPath } from './list-integrations.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { integrationsPath } from './list-integrations.ts';
 
 export const rotateIntegrationKey = (tenantId: string, id: string) =>
   api<IntegrationWithKey>(`${integrationsPath(tenantId)}/${encodeURIComponent(id)}/rotate`, { method: 'POST', body: {} });
@@ -10,6 +11,6 @@ export function useRotateIntegrationKey(tenantId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: string) => rotateIntegrationKey(tenantId, id),
-    onSuccess: () => qc.invalidateQueries({ queryKey: integrationsKey(tenantId) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.integrations(tenantId) }),
   });
 }

@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { integrationsPath } from './list-integrations.ts';
 
 export const sendTestAlert = (tenantId: string, id: string) =>
@@ -10,6 +11,6 @@ export function useSendTestAlert(tenantId: string) {
   return useMutation({
     mutationFn: (id: string) => sendTestAlert(tenantId, id),
     // Its "last used" time and the tenant's alerts changed.
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['tenant', tenantId] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.tenant(tenantId) }),
   });
 }

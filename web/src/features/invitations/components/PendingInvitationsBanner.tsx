@@ -4,8 +4,9 @@ import { IconMailOpened } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { PendingInvitation } from '../../../../../contract/auth.ts';
 import { MEMBERS_MSG } from '../../../../../contract/members.ts';
-import { useCurrentTenant, useSignedInMe } from '../../../app/session.tsx';
+import { useCurrentTenant, useSignedInMe } from '../../../lib/session.tsx';
 import { ApiError } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { useAcceptPendingInvitation } from '../api/accept-pending-invitation.ts';
 import { useDeclinePendingInvitation } from '../api/decline-pending-invitation.ts';
 
@@ -34,7 +35,7 @@ function InvitationAlert({ invitation }: { invitation: PendingInvitation }) {
     try {
       const joined = await accept.mutateAsync(invitation.id);
       // The tenant list must include the new tenant before it can become the current one.
-      await qc.refetchQueries({ queryKey: ['me'] });
+      await qc.refetchQueries({ queryKey: queryKeys.me });
       setTenantId(joined.tenantId);
       notifications.show({ color: 'green', message: `You joined ${joined.tenantName}.` });
     } catch (e) {

@@ -7,7 +7,8 @@ import type { MeResponse } from '../../../../../contract/auth.ts';
 import { MSG } from '../../../../../contract/messages.ts';
 import { MEMBERS_MSG, type InvitationPreview } from '../../../../../contract/members.ts';
 import { PASSWORD_MIN } from '../../../../../contract/plans.ts';
-import { useMe } from '../../../app/session.tsx';
+import { queryKeys, removeTenantQueries } from '../../../lib/query-keys.ts';
+import { rememberTenant, useMe, useSignOut } from '../../../lib/session.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { Logo } from '../../../components/Logo.tsx';
 import { ThemeToggle } from '../../../components/ThemeToggle.tsx';
@@ -18,10 +19,6 @@ import { useDeclineInvitation } from '../api/decline-invitation.ts';
 import { useInvitation } from '../api/get-invitation.ts';
 import { useRegisterFromInvitation } from '../api/register-from-invitation.ts';
 import { useInvitationSignIn } from '../api/sign-in.ts';
-import { signOut } from '../api/sign-out.ts';
-
-// The key the tenant switcher remembers its choice under (web/src/app/session.tsx): the joined tenant opens first.
-const CURRENT_TENANT_KEY = 'currentTenantId';
 
 const failure = (e: unknown, fallback: string) => (e instanceof ApiError && e.status > 0 && e.status < 500 ? e.message : fallback);
 
@@ -30,14 +27,11 @@ function useEnterTenant() {
   const qc = useQueryClient();
   const navigate = useNavigate();
   return async (tenantId: string, me?: MeResponse) => {
-    try {
-      localStorage.setItem(CURRENT_TENANT_KEY, tenantId);
-    } catch {
-      /* private mode: the first tenant opens */
-    }
-    qc.removeQueries({ predicate: (q) => q.queryKey[0] === 'tenant' });
-    if (me) qc.setQueryData(['me'], me);
-    else await qc.invalidateQueries({ queryKey: ['me'] });
+    // The joined tenant opens first.
+    rememberTenant(tenantId);
+    removeTenantQueries(qc);
+    if (me) qc.setQueryData(queryKeys.me, me);
+    else await qc.invalidateQueries({ queryKey: queryKeys.me });
     navigate('/app/dashboard', { replace: true });
   };
 }
@@ -78,7 +72,7 @@ export function InvitationPage() {
   } else body = <InvitationBody token={token} invitation={invitation.data} me={me.data ?? null} onDeclined={() => setDeclined(true)} />;
 
   return (
-    <Box mih="100vh" style={{ background: 'var(--mantine-color-body)' }}>
+    <Box mih="100vh" bg="var(--mantine-color-body)">
       <Group justify="space-between" p="md">
         <Logo to="/" />
         <ThemeToggle />
@@ -101,7 +95,7 @@ function InvitationBody({ token, invitation, me, onDeclined }: { token: string; 
   const doDecline = async () => {
     try {
       await decline.mutateAsync(token);
-      await qc.invalidateQueries({ queryKey: ['me'] });
+      await qc.invalidateQueries({ queryKey: queryKeys.me });
       onDeclined();
     } catch {
       // Shown below.
@@ -169,15 +163,13 @@ function AcceptAsSignedIn({ token }: { token: string }) {
 function OtherAccount({ me, invitation }: { me: MeResponse; invitation: InvitationPreview }) {
   const qc = useQueryClient();
   const [busy, setBusy] = useState(false);
-  const out = async () => {
+  const signOut = useSignOut(() => {
+    qc.setQueryData(queryKeys.me, null);
+    setBusy(false);
+  });
+  const out = () => {
     setBusy(true);
-    try {
-      await signOut();
-    } finally {
-      qc.clear();
-      qc.setQueryData(['me'], null);
-      setBusy(false);
-    }
+    return signOut();
   };
   return (
     <Stack>

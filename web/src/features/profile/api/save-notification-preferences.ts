@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { NotificationPreferencesBody, NotificationPreferencesResponse } from '../../../../../contract/profile.ts';
 import { api } from '../../../lib/api.ts';
-import { preferencesKey } from './notification-preferences.ts';
+import { isOtherTenantsPreferences, queryKeys } from '../../../lib/query-keys.ts';
 
 export const saveNotificationPreferences = (tenantId: string, body: NotificationPreferencesBody) =>
   api<NotificationPreferencesResponse>(`/tenants/${encodeURIComponent(tenantId)}/notification-preferences`, { method: 'PUT', body });
@@ -11,9 +11,9 @@ export function useSaveNotificationPreferences(tenantId: string) {
   return useMutation({
     mutationFn: (body: NotificationPreferencesBody) => saveNotificationPreferences(tenantId, body),
     onSuccess: (saved) => {
-      qc.setQueryData(preferencesKey(tenantId), saved);
+      qc.setQueryData(queryKeys.notificationPreferences(tenantId), saved);
       // Channel settings are the user's in every tenant: other tenants' cached copies are stale now.
-      qc.invalidateQueries({ predicate: (q) => q.queryKey[0] === 'tenant' && q.queryKey[2] === 'notification-preferences' && q.queryKey[1] !== tenantId });
+      qc.invalidateQueries({ predicate: isOtherTenantsPreferences(tenantId) });
     },
   });
 }

@@ -1,6 +1,4 @@
 import { useMutation } from '@tanstack/react-query';
-import { api } from '../../../lib/api.ts';
+import { requestPasswordReset } from '../../../lib/password-reset.ts';
 
-export const sendResetEmail = (email: string) => api<{ ok: true; message: string }>('/auth/password-reset', { method: 'POST', body: { email } });
-
-export const useSendResetEmail = () => useMutation({ mutationFn: sendResetEmail });
+export const useSendResetEmail = () => useMutation({ mutationFn: requestPasswordReset });

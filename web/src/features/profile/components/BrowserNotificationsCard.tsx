@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Group, List, Paper, Stack, Text, Title } from '@mantine/core';
 import { IconBellRinging, IconBrowserX, IconCheck, IconLock } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
-import { useServerConfig } from '../api/server-config.ts';
+import { useServerConfig } from '../../../lib/server-config.ts';
 import { browserPushState, pushTokenStale, subscribeThisBrowser, type BrowserPushState } from './browser-push.ts';
 
 const STATE_LABEL: Record<BrowserPushState, string> = { unsupported: 'Not supported', default: 'Not enabled', granted: 'Enabled', denied: 'Blocked' };

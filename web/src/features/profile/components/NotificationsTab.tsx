@@ -10,13 +10,13 @@ import {
   type NotificationPreferencesResponse,
   type Priority,
 } from '../../../../../contract/profile.ts';
-import { useCurrentTenant } from '../../../app/session.tsx';
+import { useCurrentTenant } from '../../../lib/session.tsx';
 import { LoadError, NoTenant } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { ApiError } from '../../../lib/api.ts';
+import { useClientChoices } from '../../../lib/client-choices.ts';
 import { useNotificationPreferences } from '../api/notification-preferences.ts';
 import { useSaveNotificationPreferences } from '../api/save-notification-preferences.ts';
-import { useSubscriptionClients } from '../api/subscription-clients.ts';
 import { BrowserNotificationsCard } from './BrowserNotificationsCard.tsx';
 
 const PRIORITY_LABEL: Record<Priority, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low', info: 'Info' };
@@ -51,12 +51,12 @@ function PreferencesForm({ tenantId, tenantName, initial }: { tenantId: string; 
   const [priorities, setPriorities] = useState(initial.alertSubscriptions.flatMap((s) => (s.type === 'priority' ? [s.value] : [])));
   const [tags, setTags] = useState(initial.alertSubscriptions.flatMap((s) => (s.type === 'tag' ? [s.value] : [])));
   const [errors, setErrors] = useState<{ phone?: string; form?: string }>({});
-  const clients = useSubscriptionClients(tenantId);
+  const clients = useClientChoices(tenantId, { retry: 1 });
   const save = useSaveNotificationPreferences(tenantId);
 
   // The tenant's clients, plus any subscribed client the list did not bring (so its name still shows).
   const byId = new Map<string, string>();
-  for (const c of clients.data?.items ?? []) byId.set(c.id, c.name);
+  for (const c of clients.data ?? []) byId.set(c.id, c.name);
   for (const c of initialClients) if (!byId.has(c.id)) byId.set(c.id, c.name ?? 'Unknown client');
   const clientOptions = [...byId].map(([value, label]) => ({ value, label })).sort((a, b) => a.label.localeCompare(b.label));
 

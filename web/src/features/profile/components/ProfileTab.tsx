@@ -4,7 +4,7 @@ import { notifications } from '@mantine/notifications';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
 import { PROFILE_MSG } from '../../../../../contract/profile.ts';
-import { useSignedInMe } from '../../../app/session.tsx';
+import { useSignedInMe } from '../../../lib/session.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { setTheme, useTheme, type Theme } from '../../../lib/theme.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
@@ -39,7 +39,7 @@ export function ProfileTab() {
               <Avatar color="orange" radius="xl" size="lg">
                 {(me.user.displayName || me.user.email).charAt(0).toUpperCase()}
               </Avatar>
-              <div style={{ minWidth: 0 }}>
+              <div className="min-w-0">
                 <Title order={4}>Profile</Title>
                 <Text size="sm" c="dimmed">
                   How your name appears to your colleagues.

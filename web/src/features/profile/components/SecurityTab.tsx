@@ -3,7 +3,7 @@ import { Alert, Button, Group, Paper, PasswordInput, SimpleGrid, Stack, Text, Ti
 import { MSG } from '../../../../../contract/messages.ts';
 import { PASSWORD_MIN } from '../../../../../contract/plans.ts';
 import { PROFILE_MSG } from '../../../../../contract/profile.ts';
-import { useSignedInMe } from '../../../app/session.tsx';
+import { useSignedInMe } from '../../../lib/session.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useChangePassword } from '../api/change-password.ts';

@@ -16,14 +16,14 @@ export function ProfilePage() {
     <>
       <PageHeader title="Profile & Settings" description="Your name, password and how Alertdesk reaches you" />
       <Tabs value={tab} onChange={(v) => setParams(v && v !== 'profile' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="lg" style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
-          <Tabs.Tab value="profile" leftSection={<IconUser size={16} />} style={{ flexShrink: 0 }}>
+        <Tabs.List mb="lg" className="scroll-tabs">
+          <Tabs.Tab value="profile" leftSection={<IconUser size={16} />} className="no-shrink">
             Profile
           </Tabs.Tab>
-          <Tabs.Tab value="security" leftSection={<IconShieldLock size={16} />} style={{ flexShrink: 0 }}>
+          <Tabs.Tab value="security" leftSection={<IconShieldLock size={16} />} className="no-shrink">
             Security
           </Tabs.Tab>
-          <Tabs.Tab value="notifications" leftSection={<IconBell size={16} />} style={{ flexShrink: 0 }}>
+          <Tabs.Tab value="notifications" leftSection={<IconBell size={16} />} className="no-shrink">
             Notifications
           </Tabs.Tab>
         </Tabs.List>

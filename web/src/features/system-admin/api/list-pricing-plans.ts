@@ -1,10 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { PricingPlan } from '../../../../../contract/pricing.ts';
 import { api } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** Every plan, the private ones included (the server answers them to super admins only). */
 export const fetchAllPlans = () => api<{ items: PricingPlan[] }>('/pricingPlans').then((r) => r.items);
 
-export const allPlansQuery = queryOptions({ queryKey: ['pricingPlans', 'all'], queryFn: fetchAllPlans, retry: 1 });
+export const allPlansQuery = queryOptions({ queryKey: queryKeys.allPlans, queryFn: fetchAllPlans, retry: 1 });
 
 export const useAllPlans = () => useQuery(allPlansQuery);

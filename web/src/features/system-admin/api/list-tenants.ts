@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import type { AdminTenantList } from '../../../../../contract/system.ts';
 import { api, qs } from '../../../lib/api.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export interface ListParams {
   page: number;
@@ -11,6 +12,6 @@ export interface ListParams {
 export const fetchTenants = (p: ListParams) => api<AdminTenantList>(`/tenants${qs({ page: p.page, pageSize: p.pageSize, search: p.search })}`);
 
 export const tenantsQuery = (p: ListParams) =>
-  queryOptions({ queryKey: ['system', 'tenants', p], queryFn: () => fetchTenants(p), placeholderData: keepPreviousData, retry: 1 });
+  queryOptions({ queryKey: queryKeys.systemTenantList(p), queryFn: () => fetchTenants(p), placeholderData: keepPreviousData, retry: 1 });
 
 export const useTenants = (p: ListParams) => useQuery(tenantsQuery(p));

@@ -102,7 +102,7 @@ export default function AnalyticsTab() {
                 {byPlan.map((p) => (
                   <Group key={p.name} gap="xs" wrap="nowrap">
                     <span style={{ width: 10, height: 10, borderRadius: 999, background: `var(--mantine-color-${p.color.replace('.', '-')})` }} />
-                    <Text size="sm" style={{ flex: 1 }}>
+                    <Text size="sm" className="grow">
                       {p.name}
                     </Text>
                     <Text size="sm" fw={700}>

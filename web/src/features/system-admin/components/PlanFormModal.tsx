@@ -7,7 +7,8 @@ import { FEATURE_IDS, FEATURE_NAMES } from '../../../../../contract/plans.ts';
 import { PRICING_MSG, type PricingPlan, type UpdatePricingPlanBody } from '../../../../../contract/pricing.ts';
 import { useCreatePricingPlan } from '../api/create-pricing-plan.ts';
 import { useUpdatePricingPlan } from '../api/update-pricing-plan.ts';
-import { FailureAlert, serverFieldErrors } from './FailureAlert.tsx';
+import { FailureAlert } from '../../../components/FailureAlert.tsx';
+import { serverFieldErrors } from '../../../lib/api.ts';
 
 interface FeatureRow {
   key: string;
@@ -178,7 +179,7 @@ export function PlanFormModal({ plan, nextSortOrder, onClose }: { plan: PricingP
               <Paper key={f.key} withBorder p="xs" radius="md">
                 <Group gap="sm" wrap="nowrap" align="flex-start">
                   <Checkbox mt={8} checked={f.included} onChange={(e) => setFeature(f.key, { included: e.currentTarget.checked })} aria-label={`Include ${f.name || 'feature'}`} />
-                  <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" style={{ flex: 1 }}>
+                  <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="xs" className="grow">
                     <TextInput
                       aria-label="Feature name"
                       placeholder="Feature name"

@@ -1,18 +1,18 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconReceipt, IconSettings, IconTrash } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
 import type { PricingPlan } from '../../../../../contract/pricing.ts';
 import { StatePanel } from '../../../components/AccessState.tsx';
+import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useDeletePricingPlan } from '../api/delete-pricing-plan.ts';
 import { useAllPlans } from '../api/list-pricing-plans.ts';
-import { usePricingSettings } from '../api/pricing-settings.ts';
-import { ConfirmDeleteModal } from './ConfirmDeleteModal.tsx';
+import { usePricingSettings } from '../../../lib/pricing-settings.ts';
 import { PlanFormModal } from './PlanFormModal.tsx';
 import { PricingSettingsModal } from './PricingSettingsModal.tsx';
+import { useDeleteConfirmation } from './use-delete-confirmation.ts';
 
 function PlanCard({ plan, onEdit, onDelete }: { plan: PricingPlan; onEdit: () => void; onDelete: () => void }) {
   const included = plan.features.filter((f) => f.included);
@@ -120,20 +120,9 @@ export function PricingPlansTab() {
   const plans = useAllPlans();
   const settings = usePricingSettings();
   const [editing, setEditing] = useState<PricingPlan | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<PricingPlan | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const remove = useDeletePricingPlan();
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      notifications.show({ color: 'green', message: `The ${deleting.name} plan was deleted.` });
-      setDeleting(null);
-    } catch {
-      // Shown in the dialog.
-    }
-  };
+  const { deleting, ask: askDelete, confirm: confirmDelete, close: closeDelete } = useDeleteConfirmation(remove, (p: PricingPlan) => `The ${p.name} plan was deleted.`);
 
   let body;
   if (plans.isPending) body = <Loading />;
@@ -154,10 +143,7 @@ export function PricingPlansTab() {
             key={p.id}
             plan={p}
             onEdit={() => setEditing(p)}
-            onDelete={() => {
-              remove.reset();
-              setDeleting(p);
-            }}
+            onDelete={() => askDelete(p)}
           />
         ))}
       </SimpleGrid>
@@ -178,16 +164,17 @@ export function PricingPlansTab() {
       {body}
       {editing && <PlanFormModal plan={editing === 'new' ? null : editing} nextSortOrder={nextSortOrder} onClose={() => setEditing(null)} />}
       {settingsOpen && settings.data && <PricingSettingsModal settings={settings.data} onClose={() => setSettingsOpen(false)} />}
-      <ConfirmDeleteModal
+      <ConfirmModal
         opened={deleting !== null}
         title="Delete Plan"
-        message={deleting ? `Are you sure you want to delete the ${deleting.name} plan? Tenants on it keep their current limits.` : ''}
-        failure={MSG.pricingDeleteFailed}
-        error={remove.error}
-        busy={remove.isPending}
+        confirmLabel="Delete"
+        loading={remove.isPending}
         onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
-      />
+        onClose={closeDelete}
+        failure={{ title: MSG.pricingDeleteFailed, error: remove.error }}
+      >
+        <Text>{deleting ? `Are you sure you want to delete the ${deleting.name} plan? Tenants on it keep their current limits.` : ''}</Text>
+      </ConfirmModal>
     </Stack>
   );
 }

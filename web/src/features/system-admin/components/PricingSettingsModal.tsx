@@ -3,7 +3,8 @@ import { Button, Group, Modal, NumberInput, SegmentedControl, Stack, Switch, Tex
 import { MSG } from '../../../../../contract/messages.ts';
 import { PRICING_MSG, type PricingSettings } from '../../../../../contract/pricing.ts';
 import { useUpdatePricingSettings } from '../api/update-pricing-settings.ts';
-import { FailureAlert, serverFieldErrors } from './FailureAlert.tsx';
+import { FailureAlert } from '../../../components/FailureAlert.tsx';
+import { serverFieldErrors } from '../../../lib/api.ts';
 
 const isPercent = (x: number | string) => typeof x === 'number' && x >= 0 && x <= 100;
 

@@ -25,9 +25,9 @@ export default function SystemAdminTabs() {
   const tab = TABS.some((t) => t.value === params.get('tab')) ? params.get('tab')! : 'tenants';
   return (
     <Tabs value={tab} onChange={(v) => setParams(v && v !== 'tenants' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
-      <Tabs.List mb="lg" style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
+      <Tabs.List mb="lg" className="scroll-tabs">
         {TABS.map((t) => (
-          <Tabs.Tab key={t.value} value={t.value} leftSection={<t.icon size={16} />} style={{ flexShrink: 0 }}>
+          <Tabs.Tab key={t.value} value={t.value} leftSection={<t.icon size={16} />} className="no-shrink">
             {t.label}
           </Tabs.Tab>
         ))}

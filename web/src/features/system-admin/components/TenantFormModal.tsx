@@ -6,7 +6,8 @@ import type { PricingPlan } from '../../../../../contract/pricing.ts';
 import { SYSTEM_MSG, type AdminTenant } from '../../../../../contract/system.ts';
 import { useCreateTenant } from '../api/create-tenant.ts';
 import { useUpdateTenant } from '../api/update-tenant.ts';
-import { FailureAlert, serverFieldErrors } from './FailureAlert.tsx';
+import { FailureAlert } from '../../../components/FailureAlert.tsx';
+import { serverFieldErrors } from '../../../lib/api.ts';
 
 /** Add Tenant (name, plan, optional owner) or Edit Tenant (name, plan). Rendered only while open. */
 export function TenantFormModal({ tenant, plans, onClose }: { tenant: AdminTenant | null; plans: PricingPlan[]; onClose: () => void }) {

@@ -1,20 +1,19 @@
 import { useState } from 'react';
 import { ActionIcon, Badge, Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { IconBuildingSkyscraper, IconPencil, IconPlus, IconTrash } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
 import { tenantDeleteConfirm, type AdminTenant } from '../../../../../contract/system.ts';
 import { LoadError, StatePanel } from '../../../components/AccessState.tsx';
+import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { useDeleteTenant } from '../api/delete-tenant.ts';
 import { useAllPlans } from '../api/list-pricing-plans.ts';
 import { useTenants } from '../api/list-tenants.ts';
-import { ConfirmDeleteModal } from './ConfirmDeleteModal.tsx';
 import { TenantFormModal } from './TenantFormModal.tsx';
 import { ADMIN_PAGE_SIZE, ListFooter, ListSearch } from './ListControls.tsx';
-
+import { useDeleteConfirmation } from './use-delete-confirmation.ts';
 
 function TenantActions({ tenant, canEdit, onEdit, onDelete }: { tenant: AdminTenant; canEdit: boolean; onEdit: () => void; onDelete: () => void }) {
   return (
@@ -46,25 +45,10 @@ export function TenantsTab() {
   const tenants = useTenants({ page, pageSize: ADMIN_PAGE_SIZE, search: debounced || undefined });
   const plans = useAllPlans();
   const [editing, setEditing] = useState<AdminTenant | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<AdminTenant | null>(null);
   const remove = useDeleteTenant();
+  const { deleting, ask: askDelete, confirm: confirmDelete, close: closeDelete } = useDeleteConfirmation(remove, (t: AdminTenant) => `${t.name} was deleted.`);
   // A phone gets one card per tenant instead of a table that scrolls sideways.
   const phone = useMediaQuery('(max-width: 48em)');
-  const askDelete = (t: AdminTenant) => {
-    remove.reset();
-    setDeleting(t);
-  };
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      notifications.show({ color: 'green', message: `${deleting.name} was deleted.` });
-      setDeleting(null);
-    } catch {
-      // Shown in the dialog.
-    }
-  };
 
   let body;
   if (tenants.isPending) body = <Loading />;
@@ -82,7 +66,7 @@ export function TenantsTab() {
         {items.map((t) => (
           <Paper key={t.id} withBorder radius="md" p="md" data-testid="tenant-row">
             <Group justify="space-between" wrap="nowrap" align="flex-start">
-              <div style={{ minWidth: 0 }}>
+              <div className="min-w-0">
                 <Text fw={600} truncate>
                   {t.name}
                 </Text>
@@ -190,16 +174,17 @@ export function TenantsTab() {
       </Group>
       {body}
       {editing && plans.data && <TenantFormModal tenant={editing === 'new' ? null : editing} plans={plans.data} onClose={() => setEditing(null)} />}
-      <ConfirmDeleteModal
+      <ConfirmModal
         opened={deleting !== null}
         title="Delete Tenant"
-        message={deleting ? tenantDeleteConfirm(deleting.name) : ''}
-        failure={MSG.tenantDeleteFailed}
-        error={remove.error}
-        busy={remove.isPending}
+        confirmLabel="Delete"
+        loading={remove.isPending}
         onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
-      />
+        onClose={closeDelete}
+        failure={{ title: MSG.tenantDeleteFailed, error: remove.error }}
+      >
+        <Text>{deleting ? tenantDeleteConfirm(deleting.name) : ''}</Text>
+      </ConfirmModal>
     </Stack>
   );
 }

@@ -5,7 +5,8 @@ import { MSG } from '../../../../../contract/messages.ts';
 import { SYSTEM_MSG, type AdminUser } from '../../../../../contract/system.ts';
 import { useCreateUser } from '../api/create-user.ts';
 import { useUpdateUserRole } from '../api/update-user-role.ts';
-import { FailureAlert, serverFieldErrors } from './FailureAlert.tsx';
+import { FailureAlert } from '../../../components/FailureAlert.tsx';
+import { serverFieldErrors } from '../../../lib/api.ts';
 
 const ROLES = [
   { value: 'user', label: 'User' },

@@ -1,20 +1,19 @@
 import { useState } from 'react';
 import { ActionIcon, Avatar, Badge, Button, Group, Paper, Stack, Table, Text, Tooltip } from '@mantine/core';
 import { useDebouncedValue, useMediaQuery } from '@mantine/hooks';
-import { notifications } from '@mantine/notifications';
 import { IconPencil, IconPlus, IconTrash, IconUsers } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
 import { SYSTEM_MSG, userDeleteConfirm, type AdminUser } from '../../../../../contract/system.ts';
-import { useSignedInMe } from '../../../app/session.tsx';
+import { useSignedInMe } from '../../../lib/session.tsx';
 import { LoadError, StatePanel } from '../../../components/AccessState.tsx';
+import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { formatDate } from '../../../lib/dates.ts';
 import { useDeleteUser } from '../api/delete-user.ts';
 import { useUsers } from '../api/list-users.ts';
-import { ConfirmDeleteModal } from './ConfirmDeleteModal.tsx';
 import { UserFormModal } from './UserFormModal.tsx';
 import { ADMIN_PAGE_SIZE, ListFooter, ListSearch } from './ListControls.tsx';
-
+import { useDeleteConfirmation } from './use-delete-confirmation.ts';
 
 const RoleBadge = ({ u }: { u: AdminUser }) => (
   <Badge variant={u.role === 'superAdmin' ? 'filled' : 'light'} color={u.role === 'superAdmin' ? 'orange' : 'gray'}>
@@ -49,7 +48,7 @@ function NameCell({ u, self }: { u: AdminUser; self: boolean }) {
         {u.displayName}
       </Text>
       {self && (
-        <Badge size="xs" variant="outline" color="gray" style={{ flexShrink: 0 }}>
+        <Badge size="xs" variant="outline" color="gray" className="no-shrink">
           You
         </Badge>
       )}
@@ -64,25 +63,10 @@ export function UsersTab() {
   const [page, setPage] = useState(1);
   const users = useUsers({ page, pageSize: ADMIN_PAGE_SIZE, search: debounced || undefined });
   const [editing, setEditing] = useState<AdminUser | 'new' | null>(null);
-  const [deleting, setDeleting] = useState<AdminUser | null>(null);
   const remove = useDeleteUser();
+  const { deleting, ask: askDelete, confirm: confirmDelete, close: closeDelete } = useDeleteConfirmation(remove, (u: AdminUser) => `${u.email} was deleted.`);
   // A phone gets one card per user instead of a table that scrolls sideways.
   const phone = useMediaQuery('(max-width: 48em)');
-  const askDelete = (u: AdminUser) => {
-    remove.reset();
-    setDeleting(u);
-  };
-
-  const confirmDelete = async () => {
-    if (!deleting) return;
-    try {
-      await remove.mutateAsync(deleting.id);
-      notifications.show({ color: 'green', message: `${deleting.email} was deleted.` });
-      setDeleting(null);
-    } catch {
-      // Shown in the dialog.
-    }
-  };
 
   let body;
   if (users.isPending) body = <Loading />;
@@ -97,7 +81,7 @@ export function UsersTab() {
           return (
             <Paper key={u.id} withBorder radius="md" p="md" data-testid="user-row">
               <Group justify="space-between" wrap="nowrap">
-                <div style={{ minWidth: 0 }}>
+                <div className="min-w-0">
                   <NameCell u={u} self={self} />
                 </div>
                 <RoleBadge u={u} />
@@ -185,16 +169,17 @@ export function UsersTab() {
       </Group>
       {body}
       {editing && <UserFormModal user={editing === 'new' ? null : editing} isSelf={editing !== 'new' && editing.id === me.user.id} onClose={() => setEditing(null)} />}
-      <ConfirmDeleteModal
+      <ConfirmModal
         opened={deleting !== null}
         title="Delete User"
-        message={deleting ? userDeleteConfirm(deleting.email) : ''}
-        failure={MSG.systemUserDeleteFailed}
-        error={remove.error}
-        busy={remove.isPending}
+        confirmLabel="Delete"
+        loading={remove.isPending}
         onConfirm={confirmDelete}
-        onClose={() => setDeleting(null)}
-      />
+        onClose={closeDelete}
+        failure={{ title: MSG.systemUserDeleteFailed, error: remove.error }}
+      >
+        <Text>{deleting ? userDeleteConfirm(deleting.email) : ''}</Text>
+      </ConfirmModal>
     </Stack>
   );
 }

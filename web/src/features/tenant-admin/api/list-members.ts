@@ -1,14 +1,14 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TenantMemberList } from '../../../../../contract/members.ts';
 import { api, ApiError } from '../../../lib/api.ts';
-import { tenantAdminKey } from './keys.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 // A tenant has at most a few dozen seats (members plus invitations): one page of 100 holds them all.
 export const fetchMembers = (tenantId: string, signal?: AbortSignal) => api<TenantMemberList>(`/tenants/${encodeURIComponent(tenantId)}/members?pageSize=100`, { signal });
 
 export const membersQuery = (tenantId: string) =>
   queryOptions({
-    queryKey: [...tenantAdminKey(tenantId), 'members'],
+    queryKey: queryKeys.members(tenantId),
     queryFn: ({ signal }) => fetchMembers(tenantId, signal),
     retry: (count, e) => !(e instanceof ApiError && e.status >= 400 && e.status < 500) && count < 2,
   });

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { api } from '../../../lib/api.ts';
-import { tenantAdminKey } from './keys.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 /** Removes a member, or revokes a pending invitation (same endpoint). */
 export const removeMember = (tenantId: string, memberId: string) =>
@@ -10,6 +10,6 @@ export function useRemoveMember(tenantId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (memberId: string) => removeMember(tenantId, memberId),
-    onSuccess: () => qc.invalidateQueries({ queryKey: tenantAdminKey(tenantId) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.tenantAdmin(tenantId) }),
   });
 }

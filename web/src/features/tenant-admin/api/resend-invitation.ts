@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { InviteMemberResponse } from '../../../../../contract/members.ts';
 import { api } from '../../../lib/api.ts';
-import { tenantAdminKey } from './keys.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const resendInvitation = (tenantId: string, memberId: string) =>
   api<InviteMemberResponse>(`/tenants/${encodeURIComponent(tenantId)}/members/${encodeURIComponent(memberId)}/resend`, { method: 'POST', body: {} });
@@ -10,6 +10,6 @@ export function useResendInvitation(tenantId: string) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (memberId: string) => resendInvitation(tenantId, memberId),
-    onSuccess: () => qc.invalidateQueries({ queryKey: tenantAdminKey(tenantId) }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: queryKeys.tenantAdmin(tenantId) }),
   });
 }

@@ -3,9 +3,9 @@ import { Button, Group, Modal, Select, Stack, Text, TextInput } from '@mantine/c
 import { notifications } from '@mantine/notifications';
 import { MSG } from '../../../../../contract/messages.ts';
 import { INVITATION_TTL_DAYS, MEMBERS_MSG, type AssignableRole } from '../../../../../contract/members.ts';
-import { ApiError } from '../../../lib/api.ts';
+import { FailureAlert } from '../../../components/FailureAlert.tsx';
+import { ApiError, refusalReason } from '../../../lib/api.ts';
 import { useInviteMember } from '../api/invite-member.ts';
-import { FailureAlert, refusalReason } from './FailureAlert.tsx';
 
 export const ROLE_OPTIONS = [
   { value: 'user', label: 'User' },

@@ -1,9 +1,9 @@
-import { Button, Group, Modal, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG } from '../../../../../contract/messages.ts';
 import type { TenantMember } from '../../../../../contract/members.ts';
+import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
 import { useRemoveMember } from '../api/remove-member.ts';
-import { FailureAlert } from './FailureAlert.tsx';
 
 /** Remove User confirmation, or Revoke Invitation for a pending one (the server treats both as deleting the row). */
 export function ConfirmMemberModal({ tenantId, tenantName, member, onClose }: { tenantId: string; tenantName: string; member: TenantMember; onClose: () => void }) {
@@ -18,24 +18,22 @@ export function ConfirmMemberModal({ tenantId, tenantName, member, onClose }: { 
       // Shown in the dialog.
     }
   };
+  const action = pending ? 'Revoke Invitation' : 'Remove User';
   return (
-    <Modal opened onClose={onClose} title={pending ? 'Revoke Invitation' : 'Remove User'} centered>
-      <Stack>
-        <Text>
-          {pending
-            ? `Are you sure you want to revoke the invitation to ${member.email}? The link in their email will stop working.`
-            : `Are you sure you want to remove ${member.displayName} (${member.email}) from ${tenantName}? They lose access to this organization immediately.`}
-        </Text>
-        {remove.error ? <FailureAlert title={MSG.tenantUserRemoveFailed} error={remove.error} /> : null}
-        <Group justify="flex-end">
-          <Button variant="default" onClick={onClose}>
-            Cancel
-          </Button>
-          <Button color="red" onClick={confirm} loading={remove.isPending}>
-            {pending ? 'Revoke Invitation' : 'Remove User'}
-          </Button>
-        </Group>
-      </Stack>
-    </Modal>
+    <ConfirmModal
+      opened
+      title={action}
+      confirmLabel={action}
+      loading={remove.isPending}
+      onConfirm={confirm}
+      onClose={onClose}
+      failure={{ title: MSG.tenantUserRemoveFailed, error: remove.error }}
+    >
+      <Text>
+        {pending
+          ? `Are you sure you want to revoke the invitation to ${member.email}? The link in their email will stop working.`
+          : `Are you sure you want to remove ${member.displayName} (${member.email}) from ${tenantName}? They lose access to this organization immediately.`}
+      </Text>
+    </ConfirmModal>
   );
 }

@@ -5,7 +5,7 @@ import { MSG } from '../../../../../contract/messages.ts';
 import type { AssignableRole, TenantMember } from '../../../../../contract/members.ts';
 import { useChangeMemberRole } from '../api/change-member-role.ts';
 import { ROLE_OPTIONS } from './AddUserModal.tsx';
-import { FailureAlert } from './FailureAlert.tsx';
+import { FailureAlert } from '../../../components/FailureAlert.tsx';
 
 /** Edit User: the email read-only, the role User or Admin, Save Changes. */
 export function EditUserModal({ tenantId, member, onClose }: { tenantId: string; member: TenantMember; onClose: () => void }) {

@@ -37,7 +37,7 @@ export function TenantDetailsCard({ details }: { details: TenantDetails }) {
           <Text size="sm" c="dimmed">
             Users, including pending invitations
           </Text>
-          <Text size="sm" fw={600} c={full ? 'red' : undefined} data-testid="seats-used" style={{ whiteSpace: 'nowrap' }}>
+          <Text size="sm" fw={600} c={full ? 'red' : undefined} data-testid="seats-used" className="nowrap">
             {details.seatsUsed} of {details.maxUsers}
           </Text>
         </Group>

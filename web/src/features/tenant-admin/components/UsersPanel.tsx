@@ -6,13 +6,13 @@ import { MSG } from '../../../../../contract/messages.ts';
 import { MEMBERS_MSG, type TenantMember } from '../../../../../contract/members.ts';
 import { LoadError, StatePanel } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
+import { refusalReason } from '../../../lib/api.ts';
 import { formatDate } from '../../../lib/dates.ts';
 import { useMembers } from '../api/list-members.ts';
 import { useResendInvitation } from '../api/resend-invitation.ts';
 import { AddUserModal } from './AddUserModal.tsx';
 import { ConfirmMemberModal } from './ConfirmMemberModal.tsx';
 import { EditUserModal } from './EditUserModal.tsx';
-import { refusalReason } from './FailureAlert.tsx';
 
 const ROLE_LABEL = { owner: 'Owner', admin: 'Admin', user: 'User' } as const;
 const ROLE_COLOR = { owner: 'orange', admin: 'blue', user: 'gray' } as const;
@@ -80,11 +80,11 @@ export function UsersPanel({ tenantId, tenantName }: { tenantId: string; tenantN
                       <Avatar size={30} radius="xl" color={ROLE_COLOR[m.role]}>
                         {(m.status === 'invited' ? m.email : m.displayName).charAt(0).toUpperCase()}
                       </Avatar>
-                      <Text size="sm" fw={600} c={m.status === 'invited' ? 'dimmed' : undefined} style={{ whiteSpace: 'nowrap' }}>
+                      <Text size="sm" fw={600} c={m.status === 'invited' ? 'dimmed' : undefined} className="nowrap">
                         {m.status === 'invited' ? 'Invited user' : m.displayName}
                       </Text>
                       {m.isSelf && (
-                        <Badge size="xs" variant="outline" color="gray" style={{ flexShrink: 0 }}>
+                        <Badge size="xs" variant="outline" color="gray" className="no-shrink">
                           You
                         </Badge>
                       )}

@@ -1,13 +1,13 @@
 import { Button, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
 import { IconChecklist, IconPlugConnected, IconUsers } from '@tabler/icons-react';
+import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { MSG } from '../../../../../contract/messages.ts';
-import { useCurrentTenant } from '../../../app/session.tsx';
+import { useCurrentTenant } from '../../../lib/session.tsx';
 import { LoadError, NoPermission, NoTenant } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { ApiError } from '../../../lib/api.ts';
-import { IntegrationsPanel } from '../../integrations/components/IntegrationsPanel.tsx';
 import { useTenantDetails } from '../api/tenant-details.ts';
 import { TenantDetailsCard } from '../components/TenantDetailsCard.tsx';
 import { UsersPanel } from '../components/UsersPanel.tsx';
@@ -15,8 +15,11 @@ import { UsersPanel } from '../components/UsersPanel.tsx';
 const TITLE = 'Tenant Administration';
 const TABS = ['users', 'integrations', 'approvals'] as const;
 
-/** /app/tenant-admin: owners and admins of the current tenant; everyone else sees the no-permission message. */
-export function TenantAdminPage() {
+/**
+ * /app/tenant-admin: owners and admins of the current tenant; everyone else sees the no-permission message. The
+ * Integrations tab shows another feature's panel, so the app layer passes it in (features do not import each other).
+ */
+export function TenantAdminPage({ renderIntegrations }: { renderIntegrations: (tenantId: string) => ReactNode }) {
   const { tenant } = useCurrentTenant();
   if (!tenant)
     return (
@@ -32,10 +35,10 @@ export function TenantAdminPage() {
         <NoPermission />
       </>
     );
-  return <TenantAdmin key={tenant.id} tenantId={tenant.id} />;
+  return <TenantAdmin key={tenant.id} tenantId={tenant.id} renderIntegrations={renderIntegrations} />;
 }
 
-function TenantAdmin({ tenantId }: { tenantId: string }) {
+function TenantAdmin({ tenantId, renderIntegrations }: { tenantId: string; renderIntegrations: (tenantId: string) => ReactNode }) {
   const details = useTenantDetails(tenantId);
   const [params, setParams] = useSearchParams();
   const tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? params.get('tab')! : 'users';
@@ -63,14 +66,14 @@ function TenantAdmin({ tenantId }: { tenantId: string }) {
       <PageHeader title={TITLE} description={`Users, integrations and approval workflows of ${details.data.name}`} />
       <TenantDetailsCard details={details.data} />
       <Tabs value={tab} onChange={(v) => setParams(v && v !== 'users' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="lg" style={{ flexWrap: 'nowrap', overflowX: 'auto', overflowY: 'hidden' }}>
-          <Tabs.Tab value="users" leftSection={<IconUsers size={16} />} style={{ flexShrink: 0 }}>
+        <Tabs.List mb="lg" className="scroll-tabs">
+          <Tabs.Tab value="users" leftSection={<IconUsers size={16} />} className="no-shrink">
             Users
           </Tabs.Tab>
-          <Tabs.Tab value="integrations" leftSection={<IconPlugConnected size={16} />} style={{ flexShrink: 0 }}>
+          <Tabs.Tab value="integrations" leftSection={<IconPlugConnected size={16} />} className="no-shrink">
             Integrations
           </Tabs.Tab>
-          <Tabs.Tab value="approvals" leftSection={<IconChecklist size={16} />} style={{ flexShrink: 0 }}>
+          <Tabs.Tab value="approvals" leftSection={<IconChecklist size={16} />} className="no-shrink">
             Approval Workflows
           </Tabs.Tab>
         </Tabs.List>
@@ -78,7 +81,7 @@ function TenantAdmin({ tenantId }: { tenantId: string }) {
           <UsersPanel tenantId={tenantId} tenantName={details.data.name} />
         </Tabs.Panel>
         <Tabs.Panel value="integrations">
-          <IntegrationsPanel tenantId={tenantId} />
+          {renderIntegrations(tenantId)}
         </Tabs.Panel>
         <Tabs.Panel value="approvals">
           <Paper withBorder radius="md" p="lg">

@@ -1,12 +1,11 @@
 import { Alert, Text } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { ApiError } from '../../../lib/api.ts';
+import { refusalReason } from '../lib/api.ts';
 
-/** The server's reason when it refused for something the person can act on (a 4xx with its own message). */
-export const refusalReason = (error: unknown): string | null =>
-  error instanceof ApiError && error.status >= 400 && error.status < 500 ? error.message : null;
-
-/** The spec's failure text for an action, with the server's reason underneath when there is one. */
+/**
+ * The spec's failure text for an action, with the server's reason underneath when it refused for a reason the
+ * person can act on (a 4xx with its own message, e.g. "You cannot delete your own account").
+ */
 export function FailureAlert({ title, error }: { title: string; error: unknown }) {
   const reason = refusalReason(error);
   return (

@@ -1,11 +1,12 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { queryOptions, useQuery, useQueryClient } from '@tanstack/react-query';
+import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MeResponse, MeTenant } from '../../../contract/auth.ts';
-import { api, ApiError } from '../lib/api.ts';
+import { api, ApiError } from './api.ts';
+import { queryKeys, removeTenantQueries } from './query-keys.ts';
 
 /** The signed-in user (null when signed out). */
 export const meQuery = queryOptions({
-  queryKey: ['me'],
+  queryKey: queryKeys.me,
   queryFn: async () => {
     try {
       return await api<MeResponse>('/me');
@@ -20,7 +21,39 @@ export const meQuery = queryOptions({
 
 export const useMe = () => useQuery(meQuery);
 
+export const signIn = (body: { email: string; password: string }) => api<MeResponse>('/auth/sign-in', { body });
+
+export const signOut = () => api<{ ok: true }>('/auth/sign-out', { method: 'POST', body: {} });
+
+/** Sign-in that puts the new session into the cache at once. */
+export function useSignIn() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: signIn, onSuccess: (me) => qc.setQueryData(queryKeys.me, me) });
+}
+
+/** Signs out and forgets every cached answer, whether or not the server could be told; then `after` runs. */
+export function useSignOut(after: () => void) {
+  const qc = useQueryClient();
+  return async () => {
+    try {
+      await signOut();
+    } finally {
+      qc.clear();
+      after();
+    }
+  };
+}
+
 const TENANT_KEY = 'currentTenantId';
+
+/** Makes `tenantId` the current tenant of this browser from the next start of the app (e.g. one just joined). */
+export function rememberTenant(tenantId: string) {
+  try {
+    localStorage.setItem(TENANT_KEY, tenantId);
+  } catch {
+    /* private mode: the first tenant opens */
+  }
+}
 
 interface TenantState {
   tenant: MeTenant | null;
@@ -39,9 +72,9 @@ export function CurrentTenantProvider({ me, children }: { me: MeResponse; childr
   }, [tenant, chosen]);
   const setTenantId = useCallback(
     (id: string) => {
-      localStorage.setItem(TENANT_KEY, id);
+      rememberTenant(id);
       setChosen(id);
-      qc.removeQueries({ predicate: (q) => q.queryKey[0] === 'tenant' });
+      removeTenantQueries(qc);
     },
     [qc],
   );

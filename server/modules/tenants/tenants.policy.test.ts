@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { resolveRole, tenantAbilities } from '../tenants/tenants.policy.ts';
-import { Agent, describeEachDatabase } from '../../test/test-app.ts';
+import { resolveRole, tenantAbilities } from './tenants.policy.ts';
+import { describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, registerOwner, superAdmin } from '../../test/factories.ts';
-import { createSuperAdmin, ensureSuperAdmin } from '../users/admin.service.ts';
 
 describe('role resolution (pure)', () => {
   it('makes the tenant owner owner whatever the member row says', () => {
@@ -37,26 +36,4 @@ describeEachDatabase('roles in /api/me', (t) => {
     expect((await sa.agent.get('/api/me')).data.abilities.systemAdmin).toBe(true);
   });
 
-  it('creates the first super admin from ADMIN_EMAIL only while there is none', async () => {
-    const { deps, app } = t();
-    // The suite already has a super admin from the test above, so start-up must leave things alone.
-    expect(await ensureSuperAdmin(deps.db, { email: 'late@example.com', password: 'whatever1' })).toBe(false);
-    const existing = await registerOwner(app);
-    const result = await createSuperAdmin(deps.db, { email: existing.email, password: 'promoted-1' });
-    expect(result.created).toBe(false);
-    const agent = new Agent(app);
-    const me = await agent.post('/api/auth/sign-in', { email: existing.email, password: 'promoted-1' });
-    expect(me.data.abilities.systemAdmin).toBe(true);
-  });
-});
-
-describeEachDatabase('health', (t) => {
-  it('answers 503 when the database does not answer', async () => {
-    const { app, deps } = t();
-    expect((await app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
-    await deps.db.destroy();
-    const res = await app.inject({ method: 'GET', url: '/api/health' });
-    expect(res.statusCode).toBe(503);
-    expect(res.json()).toEqual({ status: 'unavailable' });
-  });
 });

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
-import type { Agent } from '../../test/test-app.ts';
+import type { Agent } from './test-app.ts';
 
 /** Creates an integration through the API and returns its id and its key (shown once). */
 export async function createIntegration(agent: Agent, tenantId: string, body: { name?: string; clientId?: string | null } = {}) {
@@ -39,6 +39,7 @@ export async function openEventStream(app: FastifyInstance, url: string, cookie:
   if (!address || typeof address !== 'object') throw new Error('the app must listen for event-stream tests');
   const events: StreamEvent[] = [];
   let status = 0;
+  let ended = false;
   let req: http.ClientRequest;
   const opened = new Promise<void>((resolve, reject) => {
     req = http.get({ host: '127.0.0.1', port: address.port, path: url, headers: { accept: 'text/event-stream', ...(cookie ? { cookie } : {}) } }, (res) => {
@@ -57,7 +58,10 @@ export async function openEventStream(app: FastifyInstance, url: string, cookie:
           if (event === 'ready') resolve();
         }
       });
-      res.on('end', () => resolve());
+      res.on('end', () => {
+        ended = true;
+        resolve();
+      });
       if (status !== 200) res.resume();
     });
     req.on('error', reject);
@@ -65,6 +69,8 @@ export async function openEventStream(app: FastifyInstance, url: string, cookie:
   await opened;
   return {
     status: () => status,
+    /** True once the server ended the stream. */
+    ended: () => ended,
     events,
     alerts: () => events.filter((e) => e.event === 'alert').map((e) => e.data),
     /** Waits until an event matching `pred` arrives (or fails after `ms`). */
@@ -82,5 +88,3 @@ export async function openEventStream(app: FastifyInstance, url: string, cookie:
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-export { insertClient } from '../../test/factories.ts';

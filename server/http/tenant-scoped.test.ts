@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Fastify, { type FastifyInstance } from 'fastify';
+import cookie from '@fastify/cookie';
+import { Agent, describeEachDatabase } from '../test/test-app.ts';
+import { addMember, registerOwner } from '../test/factories.ts';
+import { AppError, registerErrorHandling } from './errors.ts';
+import { registerSession } from './session.ts';
+import { registerTenantContext } from './tenant-context.ts';
+import { authorize, tenantAbilities } from '../modules/tenants/tenants.policy.ts';
+
+/**
+ * The `tenantScoped` route option on its own, on a bare server sharing the test app's database: what it answers and
+ * what it hands the handler. Every real endpoint's 401/404/403 is tested in its module.
+ */
+describeEachDatabase('tenantScoped routes', (t) => {
+  let probe: FastifyInstance;
+
+  beforeAll(async () => {
+    probe = Fastify({ logger: false });
+    registerErrorHandling(probe);
+    await probe.register(cookie);
+    registerSession(probe, t().deps.db);
+    registerTenantContext(probe, t().deps.db);
+    probe.get('/api/tenants/:tenantId/probe', { config: { tenantScoped: true } }, async (req) => ({
+      tenantId: req.tenantContext.tenant.id,
+      userId: req.tenantContext.user.id,
+      role: req.tenantContext.role,
+      manageMembers: req.tenantContext.abilities.manageMembers,
+    }));
+    probe.get('/api/not-scoped/:tenantId', async (req) => ({ tenantId: req.tenantContext.tenant.id }));
+    await probe.ready();
+  });
+  afterAll(async () => {
+    await probe?.close();
+  });
+
+  const call = (agent: Agent | null, tenantId: string, path = `/api/tenants/${tenantId}/probe`) =>
+    probe.inject({ method: 'GET', url: path, headers: agent?.cookie ? { cookie: agent.cookie } : {} });
+
+  it('hands the handler the caller’s verified tenant, role and abilities', async () => {
+    const owner = await registerOwner(t().app);
+    const member = await addMember(t().deps, t().app, owner.tenantId, 'user');
+    const asOwner = await call(owner.agent, owner.tenantId);
+    expect(asOwner.statusCode).toBe(200);
+    expect(asOwner.json()).toEqual({ tenantId: owner.tenantId, userId: owner.userId, role: 'owner', manageMembers: true });
+    const asMember = await call(member.agent, owner.tenantId);
+    expect(asMember.json()).toEqual({ tenantId: owner.tenantId, userId: member.userId, role: 'user', manageMembers: false });
+  });
+
+  it('answers 401 without a session', async () => {
+    const owner = await registerOwner(t().app);
+    const res = await call(null, owner.tenantId);
+    expect(res.statusCode).toBe(401);
+    expect(res.json()).toEqual({ error: { code: 'unauthorized', message: 'You must be signed in' } });
+  });
+
+  it('answers a tenant the caller is not a member of exactly like a missing one: 404, same body', async () => {
+    const owner = await registerOwner(t().app);
+    const stranger = await registerOwner(t().app);
+    const other = await call(stranger.agent, owner.tenantId);
+    const missing = await call(stranger.agent, 'no-such-tenant');
+    expect(other.statusCode).toBe(404);
+    expect(missing.statusCode).toBe(404);
+    expect(other.body).toBe(missing.body);
+  });
+
+  it('fails loudly (500) when a handler reads req.tenantContext on a route that did not declare tenantScoped', async () => {
+    const owner = await registerOwner(t().app);
+    const res = await call(owner.agent, owner.tenantId, `/api/not-scoped/${owner.tenantId}`);
+    expect(res.statusCode).toBe(500);
+  });
+
+  it('refuses to declare tenantScoped on a route without a :tenantId parameter', async () => {
+    const app = Fastify({ logger: false });
+    registerTenantContext(app, t().deps.db);
+    expect(() => app.get('/api/profile/probe', { config: { tenantScoped: true } }, async () => ({}))).toThrow(/needs a :tenantId parameter/);
+    await app.close();
+  });
+});
+
+describe('authorize, the one ability verb services start with', () => {
+  it('passes when the role grants the ability and answers 403 with the given text (or the generic one) when not', () => {
+    expect(() => authorize({ abilities: tenantAbilities('admin') }, 'manageMembers')).not.toThrow();
+    const refused = (message?: string) => {
+      try {
+        authorize({ abilities: tenantAbilities('user') }, 'manageIntegrations', message);
+      } catch (err) {
+        return err instanceof AppError ? [err.statusCode, err.code, err.message] : err;
+      }
+      return 'not refused';
+    };
+    expect(refused()).toEqual([403, 'forbidden', 'You do not have permission to do this']);
+    expect(refused('Only owners and admins can do that')).toEqual([403, 'forbidden', 'Only owners and admins can do that']);
+  });
+});

@@ -1,0 +1,1 @@
+export const alertsPath = (tenantId: string) => `/tenants/${encodeURIComponent(tenantId)}/alerts`;

@@ -1,9 +1,0 @@
-import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { PricingSettings } from '../../../../../contract/pricing.ts';
-import { api } from '../../../lib/api.ts';
-
-export const fetchPricingSettings = () => api<PricingSettings>('/settings/pricing');
-
-export const pricingSettingsQuery = queryOptions({ queryKey: ['settings', 'pricing'], queryFn: fetchPricingSettings, staleTime: 5 * 60_000 });
-
-export const usePricingSettings = () => useQuery(pricingSettingsQuery);

@@ -1,0 +1,101 @@
+import { useState } from 'react';
+import { Alert as Callout, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconAlertTriangle } from '@tabler/icons-react';
+import { INTEGRATION_MSG, type Integration, type IntegrationWithKey } from '../../../../../contract/integrations.ts';
+import { ApiError } from '../../../lib/api.ts';
+import { useClientChoices } from '../../../lib/client-choices.ts';
+import { useCreateIntegration } from '../api/create-integration.ts';
+import { useUpdateIntegration } from '../api/update-integration.ts';
+
+/** New integration (name, optional client; the key is shown once afterwards) or Edit integration. */
+export function IntegrationFormModal({ tenantId, editing, opened, onClose, onCreated }: { tenantId: string; editing: Integration | null; opened: boolean; onClose: () => void; onCreated: (r: IntegrationWithKey) => void }) {
+  const phone = useMediaQuery('(max-width: 36em)');
+  const clients = useClientChoices(tenantId, { enabled: opened });
+  const create = useCreateIntegration(tenantId);
+  const update = useUpdateIntegration(tenantId);
+  const [name, setName] = useState(editing?.name ?? '');
+  const [clientId, setClientId] = useState<string | null>(editing?.clientId ?? null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const pending = create.isPending || update.isPending;
+
+  const submit = () => {
+    setFailure(null);
+    if (!name.trim()) return setErrors({ name: INTEGRATION_MSG.nameRequired });
+    const onError = (err: unknown) => {
+      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
+      else setFailure(err instanceof Error ? err.message : String(err));
+    };
+    if (editing) {
+      update.mutate(
+        { id: editing.id, name: name.trim(), clientId },
+        {
+          onSuccess: () => {
+            notifications.show({ color: 'green', message: 'Integration saved' });
+            onClose();
+          },
+          onError,
+        },
+      );
+    } else {
+      create.mutate({ name: name.trim(), clientId }, { onSuccess: (r) => onCreated(r), onError });
+    }
+  };
+
+  return (
+    <Modal opened={opened} onClose={onClose} title={editing ? 'Edit integration' : 'New integration'} fullScreen={phone} data-testid="integration-form">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack gap="sm">
+          {failure && (
+            <Callout color="red" icon={<IconAlertTriangle />}>
+              {failure}
+            </Callout>
+          )}
+          <TextInput
+            label="Name"
+            placeholder="Prometheus production"
+            description="Which tool sends through this key, so you can tell keys apart."
+            value={name}
+            onChange={(e) => {
+              setName(e.currentTarget.value);
+              setErrors((x) => ({ ...x, name: '' }));
+            }}
+            error={errors.name || undefined}
+            data-autofocus
+            withAsterisk
+          />
+          <Select
+            label="Client"
+            description="Alerts through this key belong to this client (optional)."
+            placeholder={clients.isPending ? 'Loading...' : 'No client'}
+            data={(clients.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+            value={clientId}
+            onChange={(v) => {
+              setClientId(v);
+              setErrors((x) => ({ ...x, clientId: '' }));
+            }}
+            error={errors.clientId || (clients.isError ? 'Clients could not be loaded' : undefined)}
+            clearable
+            searchable
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Group justify="flex-end" mt="sm">
+            <Button variant="default" onClick={onClose}>
+              Cancel
+            </Button>
+            <Button type="submit" loading={pending}>
+              {editing ? 'Save Changes' : 'Create integration'}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Modal>
+  );
+}

@@ -1,0 +1,53 @@
+import type { Query, QueryClient } from '@tanstack/react-query';
+
+/**
+ * Every TanStack Query key of the web app, in one place. A longer key starts with the shorter one it belongs to, so
+ * invalidating a prefix refreshes everything under it: `tenant(id)` is all of one tenant's data, `clients(id)` its
+ * client lists, details and choices, `alerts(id)` its alert lists, figures and details.
+ */
+export const queryKeys = {
+  /** The signed-in user (null when signed out). */
+  me: ['me'] as const,
+  config: ['config'] as const,
+  invitation: (token: string) => ['invitation', token] as const,
+
+  pricingPlans: ['pricingPlans'] as const,
+  publicPlans: ['pricingPlans', 'public'] as const,
+  allPlans: ['pricingPlans', 'all'] as const,
+  pricingSettings: ['settings', 'pricing'] as const,
+
+  system: ['system'] as const,
+  systemTenants: ['system', 'tenants'] as const,
+  systemTenantList: (params: object) => ['system', 'tenants', params] as const,
+  systemUserList: (params: object) => ['system', 'users', params] as const,
+  systemAnalytics: ['system', 'analytics'] as const,
+
+  /** Every tenant's data; switching tenants drops it all. */
+  tenants: ['tenant'] as const,
+  tenant: (tenantId: string) => ['tenant', tenantId] as const,
+  clients: (tenantId: string) => ['tenant', tenantId, 'clients'] as const,
+  clientList: (tenantId: string, params: object) => ['tenant', tenantId, 'clients', 'list', params] as const,
+  client: (tenantId: string, clientId: string) => ['tenant', tenantId, 'clients', 'detail', clientId] as const,
+  clientChoices: (tenantId: string) => ['tenant', tenantId, 'clients', 'choices'] as const,
+  alerts: (tenantId: string) => ['tenant', tenantId, 'alerts'] as const,
+  alertStats: (tenantId: string) => ['tenant', tenantId, 'alerts', 'stats'] as const,
+  activeAlerts: (tenantId: string, filter: object) => ['tenant', tenantId, 'alerts', 'active', filter] as const,
+  alertHistory: (tenantId: string, params: object) => ['tenant', tenantId, 'alerts', 'history', params] as const,
+  alert: (tenantId: string, alertId: string) => ['tenant', tenantId, 'alerts', 'detail', alertId] as const,
+  assignees: (tenantId: string) => ['tenant', tenantId, 'assignees'] as const,
+  integrations: (tenantId: string) => ['tenant', tenantId, 'integrations'] as const,
+  tenantAdmin: (tenantId: string) => ['tenant', tenantId, 'tenant-admin'] as const,
+  members: (tenantId: string) => ['tenant', tenantId, 'tenant-admin', 'members'] as const,
+  tenantDetails: (tenantId: string) => ['tenant', tenantId, 'tenant-admin', 'details'] as const,
+  notificationPreferences: (tenantId: string) => ['tenant', tenantId, 'notification-preferences'] as const,
+};
+
+/** An alert list or figure of the tenant, not one alert's details. */
+export const isAlertListQuery = (q: Query) => q.queryKey[3] !== 'detail';
+
+/** Notification preferences cached for a tenant other than this one. */
+export const isOtherTenantsPreferences = (tenantId: string) => (q: Query) =>
+  q.queryKey[0] === 'tenant' && q.queryKey[2] === 'notification-preferences' && q.queryKey[1] !== tenantId;
+
+/** Forgets every tenant's data, so nothing of the previous tenant shows after a switch. */
+export const removeTenantQueries = (qc: QueryClient) => qc.removeQueries({ queryKey: queryKeys.tenants });
