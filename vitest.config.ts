@@ -10,6 +10,8 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 60_000,
+          // expect.poll waits for something that happens soon, not for a deadline: a loaded machine may take seconds.
+          expect: { poll: { timeout: 10_000 } },
         },
       },
       {
@@ -20,6 +22,8 @@ export default defineConfig({
           globalSetup: ['e2e/global-setup.ts'],
           testTimeout: 90_000,
           hookTimeout: 180_000,
+          // A page under a loaded CI machine can take seconds to show what the test waits for (no deadlines here).
+          expect: { poll: { timeout: 20_000 } },
           fileParallelism: false,
         },
       },
