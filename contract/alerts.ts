@@ -87,6 +87,8 @@ export const Alert = z
     metadata: AlertMetadata,
     occurrences: z.number().int(),
     lastSeenAt: z.string(),
+    /** When it went past the acknowledgement target of its priority while still unacknowledged; null otherwise. */
+    overdueAt: z.string().nullable(),
     /** What the caller may do now, worked out by the server (the UI shows exactly these). */
     actions: z.array(z.enum(ALERT_ACTIONS)),
   })
@@ -102,7 +104,12 @@ export const AlertNote = z.object({
 });
 export type AlertNote = z.infer<typeof AlertNote>;
 
-export const TIMELINE_KINDS = ['triggered', 'repeated', 'acknowledged', 'started', 'resolved', 'closed', 'assigned', 'note'] as const;
+/**
+ * Timeline entries. The escalation engine adds: `escalated` (a level was paged: detail.level, detail.names),
+ * `paged` (one delivery: detail.channel, detail.outcome sent/failed/skipped, detail.reason, detail.userName, detail.level),
+ * `overdue` (past the acknowledgement target of its priority: detail.minutes) and `unrouted` (no policy: nobody paged).
+ */
+export const TIMELINE_KINDS = ['triggered', 'repeated', 'acknowledged', 'started', 'resolved', 'closed', 'assigned', 'note', 'escalated', 'paged', 'overdue', 'unrouted'] as const;
 export const TimelineEntry = z.object({
   id: z.string(),
   at: z.string(),

@@ -100,6 +100,8 @@ export const PublicConfig = z.object({
   appHostPrefix: z.string(),
   oidcEnabled: z.boolean(),
   vapidPublicKey: z.string().nullable(),
+  /** False when no SMS provider is configured: the sms channel pages nobody and the screens say so. */
+  smsEnabled: z.boolean(),
 });
 export type PublicConfig = z.infer<typeof PublicConfig>;
 

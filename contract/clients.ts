@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isEmail, listOf, requiredString, TenantParam } from './common.ts';
+import { escalationPolicyRef } from './escalation.ts';
 import { MSG } from './messages.ts';
 import { CLIENT_PAGE_SIZE } from './plans.ts';
 
@@ -143,6 +144,8 @@ export const ClientInput = z.object({
     .nullish()
     .transform((v) => normalizeCustomFields(v ?? {}))
     .refine((v) => Object.keys(v).length <= CLIENT_LIMITS.customFields, CLIENT_MSG.tooManyCustomFields),
+  /** The escalation policy for this client's alerts (issue 11); none: the tenant's default policy. */
+  escalationPolicyId: escalationPolicyRef,
 });
 /** What a form sends (before trimming and defaults). */
 export type ClientInputBody = z.input<typeof ClientInput>;
@@ -168,6 +171,7 @@ export const Client = z
     status: z.enum(CLIENT_STATUSES),
     tags: z.array(z.string()),
     customFields: z.record(z.string(), z.string()),
+    escalationPolicyId: z.string().nullable(),
     /** User id of the creator, set by the server. */
     createdBy: z.string(),
     /** The creator's display name, or null once that account is gone. */

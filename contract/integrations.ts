@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { boundedJson, JSON_LIMITS, listOf } from './common.ts';
 import { AlertPriority } from './alerts.ts';
+import { escalationPolicyRef } from './escalation.ts';
 
 export const INTEGRATION_KEY_LENGTH = 32;
 
@@ -23,6 +24,8 @@ export const Integration = z
     name: z.string(),
     clientId: z.string().nullable(),
     clientName: z.string().nullable(),
+    /** The escalation policy for alerts through this key (issue 11); none: the client's, else the default. */
+    escalationPolicyId: z.string().nullable(),
     /** The key's first characters, so a person can tell keys apart; the key itself is never stored. */
     keyPrefix: z.string(),
     status: z.enum(['active', 'revoked']),
@@ -51,10 +54,12 @@ const clientRef = z
 export const CreateIntegrationBody = z.object({
   name: z.string({ error: INTEGRATION_MSG.nameRequired }).trim().min(1, INTEGRATION_MSG.nameRequired).max(120, 'Must be at most 120 characters'),
   clientId: clientRef,
+  escalationPolicyId: escalationPolicyRef,
 });
 export const UpdateIntegrationBody = z.object({
   name: z.string({ error: INTEGRATION_MSG.nameRequired }).trim().min(1, INTEGRATION_MSG.nameRequired).max(120, 'Must be at most 120 characters').optional(),
   clientId: clientRef.optional(),
+  escalationPolicyId: escalationPolicyRef.optional(),
 });
 export const IntegrationParams = z.object({ tenantId: z.string().min(1).max(100), integrationId: z.string().min(1).max(100) });
 export const TestAlertResponse = z.object({ alertId: z.string(), dedupKey: z.string() });

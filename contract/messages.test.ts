@@ -74,6 +74,21 @@ const SPEC_TEXTS = {
   notificationPrefsSaveFailed: 'Failed to save notification preferences',
   browserNotificationsEnabled: 'Browser notifications enabled successfully',
   browserNotificationsDenied: 'Browser notification permission was not granted',
+  escalationLoadFailed: 'Failed to load data. Please try again.',
+  policyCreateFailed: 'Failed to create policy. Please try again.',
+  policyUpdateFailed: 'Failed to update policy. Please try again.',
+  policyDeleteFailed: 'Failed to delete policy. Please try again.',
+  policyNameRequired: 'Policy name is required',
+  level1UserRequired: 'At least one user must be assigned to Level 1',
+  noEscalationPolicies: 'No escalation policies found. Create your first policy to get started.',
+  noUsersAssigned: 'No users assigned',
+  unknownUser: 'Unknown User',
+  noSchedules: 'No on-call schedules found. Create your first schedule to get started.',
+  scheduleNameRequired: 'Schedule name is required',
+  invalidDateFormat: 'Invalid date format',
+  endAfterStart: 'End date must be after start date',
+  noShiftsDefined: 'No shifts defined for {day}',
+  primaryOnCallRequired: 'Primary on-call is required for all shifts on {day}',
 };
 
 /** Our own texts, where the specification is silent. */

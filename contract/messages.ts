@@ -75,6 +75,23 @@ export const MSG = {
   notificationPrefsSaveFailed: 'Failed to save notification preferences',
   browserNotificationsEnabled: 'Browser notifications enabled successfully',
   browserNotificationsDenied: 'Browser notification permission was not granted',
+  // Escalation policies
+  escalationLoadFailed: 'Failed to load data. Please try again.',
+  policyCreateFailed: 'Failed to create policy. Please try again.',
+  policyUpdateFailed: 'Failed to update policy. Please try again.',
+  policyDeleteFailed: 'Failed to delete policy. Please try again.',
+  policyNameRequired: 'Policy name is required',
+  level1UserRequired: 'At least one user must be assigned to Level 1',
+  noEscalationPolicies: 'No escalation policies found. Create your first policy to get started.',
+  noUsersAssigned: 'No users assigned',
+  unknownUser: 'Unknown User',
+  // On-call schedules (sections 2, 5 and 8); {day} is a weekday name. Loading failures use escalationLoadFailed.
+  noSchedules: 'No on-call schedules found. Create your first schedule to get started.',
+  scheduleNameRequired: 'Schedule name is required',
+  invalidDateFormat: 'Invalid date format',
+  endAfterStart: 'End date must be after start date',
+  noShiftsDefined: 'No shifts defined for {day}',
+  primaryOnCallRequired: 'Primary on-call is required for all shifts on {day}',
 } as const;
 
 /** Messages of our own (the spec is silent), kept here so server and client say the same thing. */

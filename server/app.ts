@@ -30,6 +30,12 @@ import { createAlertBus } from './modules/alerts/alert-bus.ts';
 import { alertRuntimePlugin } from './modules/alerts/alert-runtime.plugin.ts';
 import { registerIngestRoutes } from './modules/alerts/ingest/ingest.routes.ts';
 import { registerIntegrationRoutes } from './modules/integrations/integrations.routes.ts';
+import type { Clock } from './jobs/job-worker.ts';
+import { pagingPlugin, resolveVapid } from './modules/paging/paging.plugin.ts';
+import { registerPagingRoutes } from './modules/paging/paging.routes.ts';
+import type { Transports } from './modules/paging/transports.ts';
+import { registerEscalationPolicyRoutes } from './modules/escalation/escalation-policies.routes.ts';
+import { registerScheduleRoutes } from './modules/schedules/schedules.routes.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -43,7 +49,13 @@ export interface BuiltApp {
 export async function buildApp(
   config: Config,
   /** `logger`: false for none; `{ stream }` writes the log lines there (tests read them) instead of stdout. */
-  opts: { mailer?: Mailer; logger?: boolean | { stream: { write(line: string): void } } } = {},
+  opts: {
+    mailer?: Mailer;
+    logger?: boolean | { stream: { write(line: string): void } };
+    /** Tests: the escalation engine's clock and delivery transports (local fakes of the providers). */
+    clock?: Clock;
+    transports?: Transports;
+  } = {},
 ): Promise<BuiltApp> {
   const app = Fastify({
     logger:
@@ -79,6 +91,8 @@ export async function buildApp(
   await migrate(handle.db, handle.dialect === 'postgres' ? config.databaseSchema : null);
   await seedDefaultPlans(handle.db);
   if (await ensureSuperAdmin(handle.db, config.admin)) app.log.info(`created super admin ${config.admin?.email}`);
+  // Web push works out of the box: without VAPID_* the keys generated at first start are used.
+  config = { ...config, vapid: await resolveVapid(handle.db, config.vapid, config.vapidSubject) };
 
   const deps: Deps = {
     db: handle.db,
@@ -124,6 +138,10 @@ export async function buildApp(
   registerIngestRoutes(app, deps);
   registerIntegrationRoutes(app, deps);
   registerAlertRoutes(app, deps);
+  registerEscalationPolicyRoutes(app, deps);
+  registerScheduleRoutes(app, deps);
+  await app.register(pagingPlugin, { deps, clock: opts.clock, transports: opts.transports });
+  registerPagingRoutes(app, deps);
 
   registerWeb(app, config);
   return { app, deps };

@@ -24,7 +24,14 @@ export interface Config {
   smtpUrl: string | null;
   mailFrom: string;
   oidc: { issuer: string; clientId: string; clientSecret: string; allowInsecure: boolean } | null;
+  /** Web push keys; without VAPID_* in the environment the server generates a pair at first start and keeps it. */
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
+  /** The VAPID `sub` claim: VAPID_SUBJECT, else the public URL when https, else a mailto: of MAIL_FROM. */
+  vapidSubject: string;
+  /** SMS through a Twilio-compatible Messages API; null turns the sms channel off. */
+  sms: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
+  /** Run the job worker (escalation steps, deliveries) in this process; tests drive it by hand instead. */
+  jobWorker: boolean;
   /**
    * Failed sign-ins per window: `perAccount` from one address to one account (the owner elsewhere is not locked out),
    * `perIp` over all accounts from one address, `perAccountTotal` to one account from every address together (against
@@ -67,8 +74,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     vapid:
       env.VAPID_PUBLIC_KEY && env.VAPID_PRIVATE_KEY
-        ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT ?? publicUrl }
+        ? { publicKey: env.VAPID_PUBLIC_KEY, privateKey: env.VAPID_PRIVATE_KEY, subject: env.VAPID_SUBJECT ?? vapidSubject(publicUrl, env) }
         : null,
+    vapidSubject: env.VAPID_SUBJECT ?? vapidSubject(publicUrl, env),
+    sms:
+      env.SMS_ACCOUNT_SID && env.SMS_AUTH_TOKEN && env.SMS_FROM
+        ? {
+            apiUrl: (env.SMS_API_URL ?? 'https://api.twilio.com').replace(/\/+$/, ''),
+            accountSid: env.SMS_ACCOUNT_SID,
+            authToken: env.SMS_AUTH_TOKEN,
+            from: env.SMS_FROM,
+          }
+        : null,
+    jobWorker: env.JOB_WORKER !== 'false',
     signInLimit: {
       perAccount: Number(env.SIGNIN_LIMIT_ACCOUNT ?? 5),
       perIp: Number(env.SIGNIN_LIMIT_IP ?? 30),
@@ -91,6 +109,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       maxEventBytes: Number(env.INGEST_MAX_EVENT_BYTES ?? 512 * 1024),
     },
   };
+}
+
+/** Push services want an https: URL or a mailto: address naming who runs the server. */
+function vapidSubject(publicUrl: string, env: NodeJS.ProcessEnv) {
+  if (publicUrl.startsWith('https://')) return publicUrl;
+  const from = /<([^>]+)>/.exec(env.MAIL_FROM ?? '')?.[1] ?? env.MAIL_FROM;
+  return `mailto:${from && from.includes('@') ? from.trim() : 'no-reply@alertdesk.local'}`;
 }
 
 /**

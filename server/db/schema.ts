@@ -114,6 +114,8 @@ export interface ClientsTable {
   created_by: string;
   created_at: string;
   updated_at: string;
+  /** The escalation policy for this client's alerts (migration 0008); null: the tenant default. */
+  escalation_policy_id: string | null;
 }
 
 /** Tables of the foundation and of clients. */
@@ -203,6 +205,8 @@ export interface IntegrationsTable {
   revoked_at: string | null;
   revoked_by: string | null;
   last_used_at: string | null;
+  /** The escalation policy for alerts through this key (migration 0008); null: the client's, else the default. */
+  escalation_policy_id: string | null;
 }
 
 export interface AlertsTable {
@@ -230,6 +234,11 @@ export interface AlertsTable {
   metadata: string;
   occurrences: number;
   last_seen_at: string;
+  /** Escalation (migration 0009): optional here because inserts leave them to the column defaults. */
+  escalation_state?: 'pending' | 'running' | 'none' | 'stopped';
+  escalation_level?: number;
+  escalation_policy_id?: string | null;
+  overdue_at?: string | null;
 }
 
 export interface AlertNotesTable {
@@ -247,7 +256,7 @@ export interface AlertEventsTable {
   tenant_id: string;
   alert_id: string;
   at: string;
-  kind: 'acknowledged' | 'started' | 'resolved' | 'closed' | 'assigned' | 'note';
+  kind: 'acknowledged' | 'started' | 'resolved' | 'closed' | 'assigned' | 'note' | 'escalated' | 'paged' | 'overdue' | 'unrouted';
   actor_type: 'user' | 'integration' | 'system';
   actor_id: string | null;
   actor_name: string;
@@ -264,4 +273,131 @@ export interface AlertTables {
 // --- Tables of issue 4 (system administration), if any: add them to SystemTables. ---
 export interface SystemTables {}
 
-export interface Database extends CoreTables, MembersProfileTables, AlertTables, SystemTables {}
+// --- Tables of issue 11 (escalation policies): add them to EscalationTables. ---
+/** Spec section 3, Escalation policy; the JSON columns hold the contract's shapes (contract/escalation.ts). */
+export interface EscalationPoliciesTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  is_default: number;
+  escalation_times: string;
+  level_1: string;
+  level_2: string;
+  level_3: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface EscalationTables {
+  escalation_policies: EscalationPoliciesTable;
+}
+
+// --- Tables of issue 12 (on-call schedules): add them to OnCallTables. ---
+/** Spec section 3, On-call schedule, plus its IANA time zone; rotations hold contract/schedules.ts's Rotations. */
+export interface OncallSchedulesTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string | null;
+  is_default: number;
+  /** YYYY-MM-DD in time_zone (the contract's startTime). */
+  start_date: string;
+  /** YYYY-MM-DD in time_zone, inclusive (the contract's endTime). */
+  end_date: string;
+  time_zone: string;
+  rotations: string;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Someone (user_id) takes replaced_user_id's place on one schedule from starts_at until ends_at. */
+export interface OncallOverridesTable {
+  id: string;
+  tenant_id: string;
+  schedule_id: string;
+  replaced_user_id: string;
+  user_id: string;
+  starts_at: string;
+  ends_at: string;
+  note: string | null;
+  created_by: string | null;
+  created_at: string;
+}
+
+/** A person's secret .ics URL for their on-call shifts in one tenant; only the secret's sha256 is kept. */
+export interface CalendarFeedsTable {
+  id: string;
+  tenant_id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+}
+
+export interface OnCallTables {
+  oncall_schedules: OncallSchedulesTable;
+  oncall_overrides: OncallOverridesTable;
+  calendar_feeds: CalendarFeedsTable;
+}
+
+// --- Tables of issue 11 (the escalation engine and delivery, migration 0009). ---
+/** Durable timed work; see server/jobs/. */
+export interface JobsTable {
+  id: string;
+  tenant_id: string | null;
+  alert_id: string | null;
+  kind: string;
+  unique_key: string;
+  payload: string;
+  due_at: string;
+  attempts: number;
+  max_attempts: number;
+  lock_token: string | null;
+  locked_until: string | null;
+  created_at: string;
+}
+
+/** One page of one person by one channel for one step of an alert's escalation (unique on those four). */
+export interface NotificationAttemptsTable {
+  id: string;
+  tenant_id: string;
+  alert_id: string;
+  /** 'L1', 'L2', 'L3', 'overdue' (the repeat of the last level) or 'subscription'. */
+  step: string;
+  level: number | null;
+  user_id: string;
+  channel: 'email' | 'push' | 'sms';
+  outcome: 'pending' | 'sent' | 'failed' | 'skipped';
+  reason: string | null;
+  provider_id: string | null;
+  tries: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AckTokensTable {
+  token_hash: string;
+  tenant_id: string;
+  alert_id: string;
+  user_id: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
+export interface ServerKeysTable {
+  name: string;
+  value: string;
+  created_at: string;
+}
+
+export interface PagingTables {
+  jobs: JobsTable;
+  notification_attempts: NotificationAttemptsTable;
+  ack_tokens: AckTokensTable;
+  server_keys: ServerKeysTable;
+}
+
+export interface Database extends CoreTables, MembersProfileTables, AlertTables, SystemTables, EscalationTables, OnCallTables, PagingTables {}

@@ -9,6 +9,8 @@ import { loadConfig, type Config } from '../config.ts';
 import { buildApp } from '../app.ts';
 import type { Deps } from '../deps.ts';
 import type { Mail, Mailer } from '../modules/mail/mailer.ts';
+import type { Clock } from '../jobs/job-worker.ts';
+import type { Transports } from '../modules/paging/transports.ts';
 
 export interface TestDatabase {
   name: 'sqlite' | 'postgres';
@@ -45,7 +47,13 @@ export interface TestEnv {
 }
 
 /** A fresh server over a fresh database: a temp SQLite file, or a new PostgreSQL schema dropped afterwards. */
-export async function startTestApp(db: TestDatabase, overrides: Partial<Config> = {}, mailer?: Mailer): Promise<TestEnv & { close(): Promise<void> }> {
+export async function startTestApp(
+  db: TestDatabase,
+  overrides: Partial<Config> = {},
+  mailer?: Mailer,
+  /** The escalation engine's clock and transports (tests of paging move time and use local fake providers). */
+  paging: { clock?: Clock; transports?: Transports } = {},
+): Promise<TestEnv & { close(): Promise<void> }> {
   const id = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   let tmpDir: string | null = null;
   let databaseUrl = db.url;
@@ -56,7 +64,8 @@ export async function startTestApp(db: TestDatabase, overrides: Partial<Config> 
   } else databaseSchema = id;
   const config: Config = {
     // Test files register many owners from one address; the registration limit has its own test (auth.test.ts).
-    ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', REGISTER_LIMIT_IP: '100000' }),
+    // No job worker running by itself: paging tests drive it with `app.paging.worker.runDue()` and a moved clock.
+    ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', REGISTER_LIMIT_IP: '100000', JOB_WORKER: 'false' }),
     databaseUrl,
     databaseSchema,
     webDir: null,
@@ -64,7 +73,7 @@ export async function startTestApp(db: TestDatabase, overrides: Partial<Config> 
     ...overrides,
   };
   const memory = new MemoryMailer();
-  const { app, deps } = await buildApp(config, { mailer: mailer ?? memory, logger: false });
+  const { app, deps } = await buildApp(config, { mailer: mailer ?? memory, logger: false, ...paging });
   await app.ready();
   return {
     app,

@@ -17,14 +17,38 @@ self.addEventListener('push', (event) => {
     self.registration.showNotification(title, {
       body: data.body || '',
       tag: data.alertId || undefined,
-      data: { alertId: data.alertId || null, url: data.url || '/app/dashboard' },
+      requireInteraction: true,
+      data: { alertId: data.alertId || null, url: data.url || '/app/dashboard', ackToken: data.ackToken || null },
+      // Acknowledge works without opening the app: the page's single-use link is posted from here.
+      actions: data.ackToken
+        ? [
+            { action: 'ack', title: 'Acknowledge' },
+            { action: 'open', title: 'Open' },
+          ]
+        : [{ action: 'open', title: 'Open' }],
       icon: '/favicon.svg',
     }),
   );
 });
 self.addEventListener('notificationclick', (event) => {
   event.notification.close();
-  const { alertId, url } = event.notification.data || {};
+  const { alertId, url, ackToken } = event.notification.data || {};
+  if (event.action === 'ack' && ackToken) {
+    event.waitUntil(
+      fetch('/api/ack/' + encodeURIComponent(ackToken), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}', credentials: 'same-origin' })
+        .then((res) => res.json().then((body) => ({ ok: res.ok, body })))
+        .then(({ ok, body }) =>
+          self.registration.showNotification(ok ? 'Alert acknowledged' : 'Could not acknowledge', {
+            body: ok ? body.message : (body && body.error && body.error.message) || 'Please open the alert and try again.',
+            tag: alertId ? alertId + ':ack' : undefined,
+            data: { alertId, url },
+            icon: '/favicon.svg',
+          }),
+        )
+        .catch(() => self.registration.showNotification('Could not acknowledge', { body: 'The server could not be reached.', data: { alertId, url } })),
+    );
+    return;
+  }
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((clients) => {
       for (const client of clients) {

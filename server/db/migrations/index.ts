@@ -5,6 +5,9 @@ import * as m0003 from './0003_alerts.ts';
 import * as m0004 from './0004_system.ts';
 import * as m0006 from './0006_email_verification.ts';
 import * as m0005 from './0005_clients.ts';
+import * as m0007 from './0007_oncall_schedules.ts';
+import * as m0008 from './0008_escalation_policies.ts';
+import * as m0009 from './0009_paging.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -14,4 +17,7 @@ export const migrations: Record<string, Migration> = {
   '0004_system': m0004,
   '0005_clients': m0005,
   '0006_email_verification': m0006,
+  '0007_oncall_schedules': m0007,
+  '0008_escalation_policies': m0008,
+  '0009_paging': m0009,
 };

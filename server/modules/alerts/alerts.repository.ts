@@ -4,6 +4,7 @@ import { parseJson } from '../../db/database.ts';
 import type { AlertEventsTable, AlertNotesTable, AlertsTable } from '../../db/schema.ts';
 import { ACTIVE_ALERT_LIMIT, type Alert, type AlertHistoryQuery, type AlertPriority, type AlertStatus, type ActiveAlertsQuery } from '../../../contract/alerts.ts';
 import { allowedActions } from './alerts.policy.ts';
+import { listActiveMemberAccounts } from '../members/members.repository.ts';
 import { JSON_LIMITS } from '../../../contract/common.ts';
 
 // Written out literally, exactly as in the partial indexes of migration 0003, so both planners can prove that a
@@ -90,6 +91,8 @@ export function toAlert(row: AlertRow): Alert {
     metadata: storedMetadata(row.metadata),
     occurrences: Number(row.occurrences),
     lastSeenAt: row.last_seen_at,
+    // Overdue matters while nobody has acknowledged it; once someone has, the badge goes.
+    overdueAt: row.status === 'new' ? (row.overdue_at ?? null) : null,
     actions: allowedActions(row.status),
   };
 }
@@ -200,17 +203,7 @@ export async function updateAlertIfStatus(db: DB, tenantId: string, alertId: str
 }
 
 /** Members who may be assigned: active members of the tenant with an account. */
-export async function listAssignees(db: DB, tenantId: string) {
-  return db
-    .selectFrom('tenant_members as m')
-    .innerJoin('users as u', 'u.id', 'm.user_id')
-    .select(['u.id', 'u.display_name', 'u.email'])
-    .where('m.tenant_id', '=', tenantId)
-    .where('m.status', '=', 'active')
-    .orderBy('u.display_name')
-    .orderBy('u.email')
-    .execute();
-}
+export const listAssignees = (db: DB, tenantId: string) => listActiveMemberAccounts(db, tenantId);
 
 export async function findAssignee(db: DB, tenantId: string, userId: string) {
   return db

@@ -7,6 +7,7 @@ import type { TenantContext } from '../../http/tenant-context.ts';
 import type { AlertEventsTable } from '../../db/schema.ts';
 import type { AlertBus } from './alert-bus.ts';
 import { ACTION_FROM } from './alerts.policy.ts';
+import { cancelAlertJobs } from '../../jobs/jobs.repository.ts';
 import {
   findAlert,
   findAlertStatus,
@@ -92,12 +93,32 @@ async function applyUserAction(
   patch: (at: string) => AlertPatch,
   event: { kind: AlertEventsTable['kind']; detail?: Record<string, unknown> },
 ) {
-  const tenantId = ctx.tenant.id;
-  const actor = actorOf(ctx);
+  return applyActionAs(deps, ctx.tenant.id, actorOf(ctx), alertId, action, patch, event);
+}
+
+/** Actions that end the alert's escalation: its pending steps and pages are deleted in the same transaction. */
+const STOPS_ESCALATION: ReadonlySet<AlertAction> = new Set(['acknowledge', 'startWork', 'resolve', 'close']);
+
+/**
+ * A status-guarded change by a person, with its timeline entry, in one transaction; `also` runs inside it once the
+ * change is made (a throw undoes everything).
+ */
+async function applyActionAs(
+  deps: AlertServiceDeps,
+  tenantId: string,
+  actor: { id: string; name: string },
+  alertId: string,
+  action: AlertAction,
+  patch: (at: string) => AlertPatch,
+  event: { kind: AlertEventsTable['kind']; detail?: Record<string, unknown> },
+  also?: (trx: DB, at: string) => Promise<void>,
+) {
   const at = now();
   const changed = await deps.db.transaction().execute(async (trx) => {
     const row = await updateAlertIfStatus(trx, tenantId, alertId, ACTION_FROM[action], { ...patch(at), updated_at: at });
     if (!row) return null;
+    if (STOPS_ESCALATION.has(action)) await cancelAlertJobs(trx, tenantId, alertId);
+    if (also) await also(trx, at);
     await insertEvent(trx, {
       id: randomUUID(),
       tenant_id: tenantId,
@@ -122,6 +143,10 @@ async function applyUserAction(
 
 export const acknowledgeAlert = (deps: AlertServiceDeps, ctx: TenantContext, alertId: string) =>
   applyUserAction(deps, ctx, alertId, 'acknowledge', (at) => ({ status: 'acknowledged', acknowledged_by: ctx.user.id, acknowledged_at: at }), { kind: 'acknowledged' });
+
+/** Acknowledges as a person known otherwise than by a session (an acknowledge link); `also` runs in the transaction. */
+export const acknowledgeAlertAs = (deps: AlertServiceDeps, tenantId: string, actor: { id: string; name: string }, alertId: string, also?: (trx: DB, at: string) => Promise<void>) =>
+  applyActionAs(deps, tenantId, actor, alertId, 'acknowledge', (at) => ({ status: 'acknowledged', acknowledged_by: actor.id, acknowledged_at: at }), { kind: 'acknowledged' }, also);
 
 export const startWorkOnAlert = (deps: AlertServiceDeps, ctx: TenantContext, alertId: string) =>
   applyUserAction(deps, ctx, alertId, 'startWork', () => ({ status: 'in_progress' }), { kind: 'started' });

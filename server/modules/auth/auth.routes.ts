@@ -71,6 +71,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
     appHostPrefix: config.appHostPrefix,
     oidcEnabled: config.oidc !== null,
     vapidPublicKey: config.vapid?.publicKey ?? null,
+    smsEnabled: config.sms !== null,
   }));
 
   r.post('/api/auth/sign-in', { schema: { tags: ['auth'], body: SignInBody, response: { 200: MeResponse, ...errors } } }, async (req, reply) => {

@@ -33,6 +33,7 @@ export function clientColumns(input: ClientInput) {
     tags: JSON.stringify(input.tags),
     custom_fields: JSON.stringify(input.customFields),
     search_text: clientSearchText(input),
+    escalation_policy_id: input.escalationPolicyId,
   } satisfies Updateable<ClientsTable>;
 }
 
@@ -56,6 +57,7 @@ export function toClient(row: ClientRow): Client {
     status: row.status,
     tags: parseJson<string[]>(row.tags, []),
     customFields: parseJson<Record<string, string>>(row.custom_fields, {}),
+    escalationPolicyId: row.escalation_policy_id ?? null,
     createdBy: row.created_by,
     createdByName: row.created_by_name,
     createdAt: row.created_at,
@@ -150,6 +152,11 @@ export async function insertClient(db: DB, row: Insertable<ClientsTable>): Promi
 export async function updateClient(db: DB, tenantId: string, clientId: string, values: Updateable<ClientsTable>): Promise<boolean> {
   const r = await db.updateTable('clients').set(values).where('tenant_id', '=', tenantId).where('id', '=', clientId).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+/** Takes a deleted escalation policy off every client of the tenant that named it. */
+export async function clearClientsEscalationPolicy(db: DB, tenantId: string, policyId: string): Promise<void> {
+  await db.updateTable('clients').set({ escalation_policy_id: null }).where('tenant_id', '=', tenantId).where('escalation_policy_id', '=', policyId).execute();
 }
 
 /** False when the tenant has no such client. */

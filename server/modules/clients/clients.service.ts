@@ -5,6 +5,7 @@ import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
 import { AppError, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
+import { writeWithPolicyRef } from '../escalation/escalation-policies.service.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import { lockTenant } from '../tenants/tenants.repository.ts';
 import * as repo from './clients.repository.ts';
@@ -30,22 +31,27 @@ export async function createClient(db: DB, ctx: TenantContext, input: ClientInpu
   authorize(ctx, 'manageClients', CLIENT_MSG.createForbidden);
   const tenantId = ctx.tenant.id;
   const id = randomUUID();
-  await db.transaction().execute(async (trx) => {
-    // Two concurrent creates count one after the other and cannot both take the last place.
-    const tenant = await lockTenant(trx, tenantId);
-    if (!tenant) throw clientNotFound();
-    if ((await repo.countClients(trx, tenantId)) >= tenant.max_clients) {
-      throw new AppError(403, 'plan_limit', clientPlanLimitMessage(tenant.max_clients));
-    }
-    const at = now();
-    await repo.insertClient(trx, { id, tenant_id: tenantId, ...repo.clientColumns(input), created_by: ctx.user.id, created_at: at, updated_at: at });
-  });
+  const insert = () =>
+    db.transaction().execute(async (trx) => {
+      // Two concurrent creates count one after the other and cannot both take the last place.
+      const tenant = await lockTenant(trx, tenantId);
+      if (!tenant) throw clientNotFound();
+      if ((await repo.countClients(trx, tenantId)) >= tenant.max_clients) {
+        throw new AppError(403, 'plan_limit', clientPlanLimitMessage(tenant.max_clients));
+      }
+      const at = now();
+      await repo.insertClient(trx, { id, tenant_id: tenantId, ...repo.clientColumns(input), created_by: ctx.user.id, created_at: at, updated_at: at });
+    });
+  await writeWithPolicyRef(db, tenantId, input.escalationPolicyId, insert);
   return getClient(db, ctx, id);
 }
 
 export async function updateClient(db: DB, ctx: TenantContext, clientId: string, input: ClientInput) {
   authorize(ctx, 'manageClients', CLIENT_MSG.updateForbidden);
-  if (!(await repo.updateClient(db, ctx.tenant.id, clientId, { ...repo.clientColumns(input), updated_at: now() }))) throw clientNotFound();
+  const updated = await writeWithPolicyRef(db, ctx.tenant.id, input.escalationPolicyId, () =>
+    repo.updateClient(db, ctx.tenant.id, clientId, { ...repo.clientColumns(input), updated_at: now() }),
+  );
+  if (!updated) throw clientNotFound();
   return getClient(db, ctx, clientId);
 }
 

@@ -26,10 +26,15 @@ export async function updateIntegration(
   db: DB,
   tenantId: string,
   id: string,
-  set: Partial<Pick<IntegrationsTable, 'name' | 'client_id' | 'key_hash' | 'key_prefix' | 'revoked_at' | 'revoked_by' | 'updated_at'>>,
+  set: Partial<Pick<IntegrationsTable, 'name' | 'client_id' | 'escalation_policy_id' | 'key_hash' | 'key_prefix' | 'revoked_at' | 'revoked_by' | 'updated_at'>>,
 ) {
   const r = await db.updateTable('integrations').set(set).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
+}
+
+/** Takes a deleted escalation policy off every integration of the tenant that named it. */
+export async function clearIntegrationsEscalationPolicy(db: DB, tenantId: string, policyId: string): Promise<void> {
+  await db.updateTable('integrations').set({ escalation_policy_id: null }).where('tenant_id', '=', tenantId).where('escalation_policy_id', '=', policyId).execute();
 }
 
 /**

@@ -10,6 +10,7 @@ import type { IngestService } from '../alerts/ingest/ingest.service.ts';
 import { generatedDedupKey } from '../alerts/ingest/ingest.mappers.ts';
 import { newIntegrationKey } from './integration-keys.ts';
 import { existingClientIds } from '../clients/clients.repository.ts';
+import { writeWithPolicyRef } from '../escalation/escalation-policies.service.ts';
 import { findIntegration, insertIntegration, listIntegrations, updateIntegration, type IntegrationRow } from './integrations.repository.ts';
 
 export interface IntegrationServiceDeps {
@@ -26,6 +27,7 @@ export function toIntegration(row: IntegrationRow, publicUrl: string): Integrati
     name: row.name,
     clientId: row.client_id,
     clientName: row.client_name,
+    escalationPolicyId: row.escalation_policy_id ?? null,
     keyPrefix: row.key_prefix,
     status: row.revoked_at ? 'revoked' : 'active',
     createdAt: row.created_at,
@@ -59,17 +61,18 @@ export async function listTenantIntegrations(deps: IntegrationServiceDeps, ctx: 
   return { items: rows.map((r) => toIntegration(r, deps.publicUrl())), total: rows.length, page: 1, pageSize: Math.max(rows.length, 1) };
 }
 
-export async function createIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, input: { name: string; clientId: string | null }): Promise<IntegrationWithKey> {
+export async function createIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, input: { name: string; clientId: string | null; escalationPolicyId?: string | null }): Promise<IntegrationWithKey> {
   authorize(ctx, 'manageIntegrations');
   await checkClient(deps.db, ctx.tenant.id, input.clientId);
   const { key, hash, prefix } = newIntegrationKey();
   const at = now();
   const id = randomUUID();
-  await insertIntegration(deps.db, {
+  const row = {
     id,
     tenant_id: ctx.tenant.id,
     name: input.name,
     client_id: input.clientId,
+    escalation_policy_id: input.escalationPolicyId ?? null,
     key_hash: hash,
     key_prefix: prefix,
     created_by: ctx.user.id,
@@ -79,19 +82,22 @@ export async function createIntegration(deps: IntegrationServiceDeps, ctx: Tenan
     revoked_at: null,
     revoked_by: null,
     last_used_at: null,
-  });
+  };
+  await writeWithPolicyRef(deps.db, ctx.tenant.id, input.escalationPolicyId, () => insertIntegration(deps.db, row));
   return { integration: toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl()), key };
 }
 
-export async function editIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, id: string, input: { name?: string; clientId?: string | null }) {
+export async function editIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, id: string, input: { name?: string; clientId?: string | null; escalationPolicyId?: string | null }) {
   authorize(ctx, 'manageIntegrations');
   await load(deps, ctx.tenant.id, id);
   await checkClient(deps.db, ctx.tenant.id, input.clientId);
-  await updateIntegration(deps.db, ctx.tenant.id, id, {
+  const set = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.clientId !== undefined ? { client_id: input.clientId } : {}),
+    ...(input.escalationPolicyId !== undefined ? { escalation_policy_id: input.escalationPolicyId } : {}),
     updated_at: now(),
-  });
+  };
+  await writeWithPolicyRef(deps.db, ctx.tenant.id, input.escalationPolicyId, () => updateIntegration(deps.db, ctx.tenant.id, id, set));
   deps.bus.invalidateIntegrations([id]);
   return toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl());
 }

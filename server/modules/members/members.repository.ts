@@ -46,6 +46,24 @@ export async function listMembers(db: DB, tenantId: string, opts: { page: number
   return { items, total };
 }
 
+/**
+ * Active members of a tenant who have an account (id, display name, email), by name: who can be assigned an alert,
+ * put on call or paged. `userIds` narrows it to those people (the ones of them still active members).
+ */
+export async function listActiveMemberAccounts(db: DB, tenantId: string, userIds?: string[]) {
+  if (userIds && userIds.length === 0) return [];
+  return db
+    .selectFrom('tenant_members as m')
+    .innerJoin('users as u', 'u.id', 'm.user_id')
+    .select(['u.id', 'u.display_name', 'u.email'])
+    .where('m.tenant_id', '=', tenantId)
+    .where('m.status', '=', 'active')
+    .$if(userIds !== undefined, (qb) => qb.where('u.id', 'in', userIds!))
+    .orderBy('u.display_name')
+    .orderBy('u.email')
+    .execute();
+}
+
 export async function findMember(db: DB, tenantId: string, memberId: string) {
   return memberSelect(db, tenantId).where('m.id', '=', memberId).executeTakeFirst();
 }

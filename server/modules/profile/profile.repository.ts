@@ -131,6 +131,11 @@ export async function listPushTokens(db: DB, userId: string) {
   return db.selectFrom('user_tokens').select(['endpoint', 'created_at', 'updated_at']).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
 }
 
+/** A user's push subscriptions with their keys, to send to (the escalation engine). */
+export async function listPushTargets(db: DB, userId: string) {
+  return db.selectFrom('user_tokens').select(['endpoint', 'p256dh', 'auth']).where('user_id', '=', userId).orderBy('created_at').orderBy('id').execute();
+}
+
 export async function deletePushToken(db: DB, userId: string, endpoint: string) {
   await db.deleteFrom('user_tokens').where('user_id', '=', userId).where('endpoint', '=', endpoint).execute();
 }

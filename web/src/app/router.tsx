@@ -16,6 +16,7 @@ import { EscalationPage } from '../features/escalation/pages/EscalationPage.tsx'
 import { ApprovalWorkflowsPage } from '../features/approvals/pages/ApprovalWorkflowsPage.tsx';
 import { NotFoundPage } from './NotFoundPage.tsx';
 import { InvitationPage } from '../features/invitations/pages/InvitationPage.tsx';
+import { AckPage } from '../features/acknowledge/pages/AckPage.tsx';
 
 /** Every route of spec section 2. A rendering error anywhere shows the crash fallback. */
 export const router = createBrowserRouter([
@@ -26,6 +27,7 @@ export const router = createBrowserRouter([
       { path: '/login', element: <LoginPage /> },
       { path: '/reset-password', element: <ResetPasswordPage /> },
       { path: '/invitations/:token', element: <InvitationPage /> },
+      { path: '/ack/:token', element: <AckPage /> },
       { path: '/clients', element: <Navigate to="/app/clients" replace /> },
       {
         path: '/app',

@@ -10,6 +10,8 @@ export const queryKeys = {
   me: ['me'] as const,
   config: ['config'] as const,
   invitation: (token: string) => ['invitation', token] as const,
+  ackLink: (token: string) => ['ackLink', token] as const,
+  reachability: (tenantId: string) => ['tenant', tenantId, 'reachability'] as const,
 
   pricingPlans: ['pricingPlans'] as const,
   publicPlans: ['pricingPlans', 'public'] as const,
@@ -36,6 +38,17 @@ export const queryKeys = {
   alert: (tenantId: string, alertId: string) => ['tenant', tenantId, 'alerts', 'detail', alertId] as const,
   assignees: (tenantId: string) => ['tenant', tenantId, 'assignees'] as const,
   integrations: (tenantId: string) => ['tenant', tenantId, 'integrations'] as const,
+  /** Escalation policies: the tab's list, and the choices of the integration and client forms. */
+  escalationPolicies: (tenantId: string) => ['tenant', tenantId, 'escalation-policies'] as const,
+  escalationPolicyChoices: (tenantId: string) => ['tenant', tenantId, 'escalation-policies', 'choices'] as const,
+  /** On-call schedules: the list, who is on call, timelines and overrides (everything a schedule change moves). */
+  schedules: (tenantId: string) => ['tenant', tenantId, 'oncall-schedules'] as const,
+  scheduleList: (tenantId: string) => ['tenant', tenantId, 'oncall-schedules', 'list'] as const,
+  onCallNow: (tenantId: string) => ['tenant', tenantId, 'oncall-schedules', 'on-call'] as const,
+  scheduleTimeline: (tenantId: string, scheduleId: string) => ['tenant', tenantId, 'oncall-schedules', 'timeline', scheduleId] as const,
+  scheduleOverrides: (tenantId: string, scheduleId: string) => ['tenant', tenantId, 'oncall-schedules', 'overrides', scheduleId] as const,
+  onCallMembers: (tenantId: string) => ['tenant', tenantId, 'oncall-members'] as const,
+  myOnCall: (tenantId: string) => ['tenant', tenantId, 'my-oncall'] as const,
   tenantAdmin: (tenantId: string) => ['tenant', tenantId, 'tenant-admin'] as const,
   members: (tenantId: string) => ['tenant', tenantId, 'tenant-admin', 'members'] as const,
   tenantDetails: (tenantId: string) => ['tenant', tenantId, 'tenant-admin', 'details'] as const,

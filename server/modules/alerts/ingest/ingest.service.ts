@@ -9,6 +9,7 @@ import type { IntegrationAuth } from '../../integrations/integration-keys.ts';
 import { findClientIdByRef } from '../../clients/clients.repository.ts';
 import { alertUpsert, applyIntegrationTransition, insertEvent, type AlertUpsert, type UpsertedAlert } from '../alerts.repository.ts';
 import { clip, type NormalizedEvent } from './ingest.mappers.ts';
+import { cancelAlertJobs } from '../../../jobs/jobs.repository.ts';
 
 export interface IngestOutcome {
   result: IngestResult;
@@ -292,6 +293,8 @@ export class IngestService {
       at,
     });
     if (!changed) return { outcome: { result: 'ignored', alertId: null, dedupKey: ev.dedupKey }, change: null };
+    // The escalation stops with the status change, in the same transaction.
+    await cancelAlertJobs(trx, integration.tenantId, changed.id);
     await insertEvent(trx, {
       id: randomUUID(),
       tenant_id: integration.tenantId,

@@ -14,8 +14,10 @@ import {
   type ClientStatus,
   type CompanySize,
 } from '../../../../../contract/clients.ts';
+import { ESCALATION_MSG } from '../../../../../contract/escalation.ts';
 import { MSG } from '../../../../../contract/messages.ts';
 import { ApiError } from '../../../lib/api.ts';
+import { policySelectData, useEscalationPolicyChoices } from '../../../lib/escalation-policy-choices.ts';
 import { useCreateClient } from '../api/create-client.ts';
 import { useUpdateClient } from '../api/update-client.ts';
 import { STATUS_LABELS } from './ClientStatusBadge.tsx';
@@ -34,6 +36,7 @@ interface FormValues extends Record<TextField, string> {
   size: CompanySize | null;
   tags: string[];
   customFields: CustomFieldRow[];
+  escalationPolicyId: string | null;
 }
 
 let rowSeq = 0;
@@ -47,6 +50,7 @@ function initialValues(client: Client | null): FormValues {
     size: client?.size ?? null,
     tags: client?.tags ?? [],
     customFields: Object.entries(client?.customFields ?? {}).map(([k, v]) => newRow(k, v)),
+    escalationPolicyId: client?.escalationPolicyId ?? null,
   };
 }
 
@@ -93,6 +97,7 @@ function ClientForm({ tenantId, client, onDone }: { tenantId: string; client: Cl
   const [formError, setFormError] = useState<string | null>(null);
   const create = useCreateClient(tenantId);
   const update = useUpdateClient(tenantId);
+  const policies = useEscalationPolicyChoices(tenantId);
   const busy = create.isPending || update.isPending;
   const formRef = useRef<HTMLFormElement>(null);
   const actionsRef = useRef<HTMLDivElement>(null);
@@ -177,6 +182,18 @@ function ClientForm({ tenantId, client, onDone }: { tenantId: string; client: Cl
           />
         </SimpleGrid>
         <Textarea label="Description" autosize minRows={2} maxRows={5} {...text('description')} />
+        <Select
+          label={ESCALATION_MSG.selectLabel}
+          description={ESCALATION_MSG.clientSelectHelp}
+          placeholder={policies.isPending ? MSG.loading : ESCALATION_MSG.selectPlaceholder}
+          data={policySelectData(policies.data)}
+          value={values.escalationPolicyId}
+          onChange={(v) => change('escalationPolicyId', v)}
+          error={errors.escalationPolicyId || (policies.isError ? ESCALATION_MSG.choicesLoadFailed : undefined)}
+          clearable
+          searchable
+          comboboxProps={{ withinPortal: true }}
+        />
 
         <Divider label="Contact" labelPosition="left" mt="xs" />
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">

@@ -1,8 +1,9 @@
-import { Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
-import { IconRepeat, IconUser } from '@tabler/icons-react';
+import { Badge, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconClockExclamation, IconRepeat, IconUser } from '@tabler/icons-react';
+import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import type { Alert } from '../../../../../contract/alerts.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
-import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from './AlertBadges.tsx';
+import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 
 /** One alert in a list; the whole card opens the detail modal. */
 export function AlertCard({ alert, onOpen }: { alert: Alert; onOpen: (a: Alert) => void }) {
@@ -14,6 +15,11 @@ export function AlertCard({ alert, onOpen }: { alert: Alert; onOpen: (a: Alert) 
             <Group gap={6} wrap="nowrap">
               <PriorityBadge priority={alert.priority} />
               <StatusBadge status={alert.status} />
+              {alert.overdueAt && (
+                <Badge color="red" variant="filled" size="sm" leftSection={<IconClockExclamation size={12} />} data-testid="overdue-badge">
+                  {PAGING_MSG.overdue}
+                </Badge>
+              )}
               {alert.occurrences > 1 && (
                 <Group gap={2} c="dimmed" wrap="nowrap" title={`Seen ${alert.occurrences} times`}>
                   <IconRepeat size={14} aria-hidden />

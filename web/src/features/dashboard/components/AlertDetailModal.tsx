@@ -17,6 +17,7 @@ import {
 import { useMediaQuery } from '@mantine/hooks';
 import {
   IconAlertCircle,
+  IconClockExclamation,
   IconCheck,
   IconCircleCheck,
   IconLock,
@@ -25,6 +26,7 @@ import {
   IconUserPlus,
 } from '@tabler/icons-react';
 import { ALERT_MSG, type AlertDetail } from '../../../../../contract/alerts.ts';
+import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { Loading } from '../../../components/Loading.tsx';
@@ -33,7 +35,7 @@ import { useAlertAction, type StatusAction } from '../api/alert-action.ts';
 import { useAssignAlert } from '../api/assign-alert.ts';
 import { useAddAlertNote } from '../api/add-alert-note.ts';
 import { useAssignees } from '../api/list-assignees.ts';
-import { PriorityBadge, StatusBadge } from './AlertBadges.tsx';
+import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { AlertMetadata } from './AlertMetadata.tsx';
 import { AlertNotes } from './AlertNotes.tsx';
 import { AlertTimeline } from './AlertTimeline.tsx';
@@ -112,6 +114,11 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
         <Group gap={6} mb={6}>
           <PriorityBadge priority={alert.priority} />
           <StatusBadge status={alert.status} />
+          {alert.overdueAt && (
+            <Badge color="red" variant="filled" size="sm" leftSection={<IconClockExclamation size={12} />}>
+              {PAGING_MSG.overdue}
+            </Badge>
+          )}
           {alert.occurrences > 1 && (
             <Badge variant="outline" color="gray" size="sm" leftSection={<IconRepeat size={12} />}>
               ×{alert.occurrences}

@@ -1,5 +1,18 @@
 import { Text, Timeline, Title } from '@mantine/core';
-import { IconBolt, IconCheck, IconCircleCheck, IconLock, IconNote, IconPlayerPlay, IconRepeat, IconUserPlus } from '@tabler/icons-react';
+import {
+  IconBellOff,
+  IconBolt,
+  IconCheck,
+  IconCircleCheck,
+  IconClockExclamation,
+  IconLock,
+  IconNote,
+  IconPlayerPlay,
+  IconRepeat,
+  IconSend,
+  IconSpeakerphone,
+  IconUserPlus,
+} from '@tabler/icons-react';
 import type { TimelineEntry } from '../../../../../contract/alerts.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 
@@ -21,8 +34,26 @@ function timelineText(e: TimelineEntry) {
       return `${e.actorName} assigned it to ${String(e.detail.assigneeName ?? 'someone')}`;
     case 'note':
       return `${e.actorName} added a note`;
+    case 'escalated': {
+      const names = Array.isArray(e.detail.names) ? (e.detail.names as string[]) : [];
+      const who = names.length ? names.join(', ') : 'nobody (no one assigned or on call)';
+      return e.detail.repeat ? `Overdue: level ${String(e.detail.level)} paged again: ${who}` : `Level ${String(e.detail.level)} paged: ${who}`;
+    }
+    case 'paged': {
+      const channel = CHANNEL_NAMES[String(e.detail.channel)] ?? String(e.detail.channel);
+      const name = String(e.detail.userName ?? 'someone');
+      if (e.detail.outcome === 'sent') return `${channel} sent to ${name}`;
+      if (e.detail.outcome === 'skipped') return `${channel} to ${name} skipped: ${String(e.detail.reason ?? '')}`;
+      return `${channel} to ${name} failed: ${String(e.detail.reason ?? '')}`;
+    }
+    case 'overdue':
+      return `Overdue: not acknowledged within ${String(e.detail.minutes)} minutes`;
+    case 'unrouted':
+      return String(e.detail.reason ?? 'Nobody was paged');
   }
 }
+
+const CHANNEL_NAMES: Record<string, string> = { email: 'Email', push: 'Push notification', sms: 'SMS' };
 
 const TIMELINE_ICONS: Record<TimelineEntry['kind'], typeof IconBolt> = {
   triggered: IconBolt,
@@ -33,6 +64,10 @@ const TIMELINE_ICONS: Record<TimelineEntry['kind'], typeof IconBolt> = {
   closed: IconLock,
   assigned: IconUserPlus,
   note: IconNote,
+  escalated: IconSpeakerphone,
+  paged: IconSend,
+  overdue: IconClockExclamation,
+  unrouted: IconBellOff,
 };
 
 /** What happened to the alert and who did it, oldest first. */

@@ -21,7 +21,7 @@ import { useAlertHistory } from '../api/list-alert-history.ts';
 import { useAlertStream } from '../api/alert-stream.ts';
 import { AlertCard } from '../components/AlertCard.tsx';
 import { AlertDetailModal } from '../components/AlertDetailModal.tsx';
-import { PriorityBadge, StatusBadge } from '../components/AlertBadges.tsx';
+import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 
 const STATUS_OPTIONS = [{ value: 'all', label: 'All' }, ...HISTORY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
 const PRIORITY_OPTIONS = [{ value: 'all', label: 'All' }, ...ALERT_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))];

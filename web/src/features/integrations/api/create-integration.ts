@@ -7,6 +7,7 @@ import { integrationsPath } from './list-integrations.ts';
 export interface IntegrationInput {
   name: string;
   clientId: string | null;
+  escalationPolicyId: string | null;
 }
 
 export const createIntegration = (tenantId: string, body: IntegrationInput) => api<IntegrationWithKey>(integrationsPath(tenantId), { method: 'POST', body });

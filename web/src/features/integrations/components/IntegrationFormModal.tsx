@@ -3,9 +3,11 @@ import { Alert as Callout, Button, Group, Modal, Select, Stack, TextInput } from
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle } from '@tabler/icons-react';
+import { ESCALATION_MSG } from '../../../../../contract/escalation.ts';
 import { INTEGRATION_MSG, type Integration, type IntegrationWithKey } from '../../../../../contract/integrations.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { useClientChoices } from '../../../lib/client-choices.ts';
+import { policySelectData, useEscalationPolicyChoices } from '../../../lib/escalation-policy-choices.ts';
 import { useCreateIntegration } from '../api/create-integration.ts';
 import { useUpdateIntegration } from '../api/update-integration.ts';
 
@@ -13,10 +15,12 @@ import { useUpdateIntegration } from '../api/update-integration.ts';
 export function IntegrationFormModal({ tenantId, editing, opened, onClose, onCreated }: { tenantId: string; editing: Integration | null; opened: boolean; onClose: () => void; onCreated: (r: IntegrationWithKey) => void }) {
   const phone = useMediaQuery('(max-width: 36em)');
   const clients = useClientChoices(tenantId, { enabled: opened });
+  const policies = useEscalationPolicyChoices(tenantId, { enabled: opened });
   const create = useCreateIntegration(tenantId);
   const update = useUpdateIntegration(tenantId);
   const [name, setName] = useState(editing?.name ?? '');
   const [clientId, setClientId] = useState<string | null>(editing?.clientId ?? null);
+  const [escalationPolicyId, setEscalationPolicyId] = useState<string | null>(editing?.escalationPolicyId ?? null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const pending = create.isPending || update.isPending;
@@ -30,7 +34,7 @@ export function IntegrationFormModal({ tenantId, editing, opened, onClose, onCre
     };
     if (editing) {
       update.mutate(
-        { id: editing.id, name: name.trim(), clientId },
+        { id: editing.id, name: name.trim(), clientId, escalationPolicyId },
         {
           onSuccess: () => {
             notifications.show({ color: 'green', message: 'Integration saved' });
@@ -40,7 +44,7 @@ export function IntegrationFormModal({ tenantId, editing, opened, onClose, onCre
         },
       );
     } else {
-      create.mutate({ name: name.trim(), clientId }, { onSuccess: (r) => onCreated(r), onError });
+      create.mutate({ name: name.trim(), clientId, escalationPolicyId }, { onSuccess: (r) => onCreated(r), onError });
     }
   };
 
@@ -82,6 +86,21 @@ export function IntegrationFormModal({ tenantId, editing, opened, onClose, onCre
               setErrors((x) => ({ ...x, clientId: '' }));
             }}
             error={errors.clientId || (clients.isError ? 'Clients could not be loaded' : undefined)}
+            clearable
+            searchable
+            comboboxProps={{ withinPortal: true }}
+          />
+          <Select
+            label={ESCALATION_MSG.selectLabel}
+            description={ESCALATION_MSG.integrationSelectHelp}
+            placeholder={policies.isPending ? 'Loading...' : ESCALATION_MSG.selectPlaceholder}
+            data={policySelectData(policies.data)}
+            value={escalationPolicyId}
+            onChange={(v) => {
+              setEscalationPolicyId(v);
+              setErrors((x) => ({ ...x, escalationPolicyId: '' }));
+            }}
+            error={errors.escalationPolicyId || (policies.isError ? ESCALATION_MSG.choicesLoadFailed : undefined)}
             clearable
             searchable
             comboboxProps={{ withinPortal: true }}

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Anchor, Box, Button, Center, Group, Paper, PasswordInput, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Group, PasswordInput, Stack, Text, TextInput, ThemeIcon, Title } from '@mantine/core';
 import { IconMailOpened } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate, useParams } from 'react-router';
@@ -10,8 +10,7 @@ import { PASSWORD_MIN } from '../../../../../contract/plans.ts';
 import { queryKeys, removeTenantQueries } from '../../../lib/query-keys.ts';
 import { rememberTenant, useMe, useSignOut } from '../../../lib/session.tsx';
 import { Loading } from '../../../components/Loading.tsx';
-import { Logo } from '../../../components/Logo.tsx';
-import { ThemeToggle } from '../../../components/ThemeToggle.tsx';
+import { PublicCardPage } from '../../../components/PublicCardPage.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useAcceptInvitation } from '../api/accept-invitation.ts';
@@ -72,17 +71,7 @@ export function InvitationPage() {
   } else body = <InvitationBody token={token} invitation={invitation.data} me={me.data ?? null} onDeclined={() => setDeclined(true)} />;
 
   return (
-    <Box mih="100vh" bg="var(--mantine-color-body)">
-      <Group justify="space-between" p="md">
-        <Logo to="/" />
-        <ThemeToggle />
-      </Group>
-      <Center px="md" pb="xl">
-        <Paper withBorder shadow="sm" radius="md" p={{ base: 'md', sm: 'xl' }} w="100%" maw={460}>
-          {body}
-        </Paper>
-      </Center>
-    </Box>
+    <PublicCardPage>{body}</PublicCardPage>
   );
 }
 

@@ -8,8 +8,9 @@ import { useSignedInMe } from '../../../lib/session.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { setTheme, useTheme, type Theme } from '../../../lib/theme.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
+import { MyOnCallCard } from './MyOnCallCard.tsx';
 
-/** Profile: display name, read-only email, theme. */
+/** Profile: display name, read-only email, theme, and my on-call shifts with my calendar feed. */
 export function ProfileTab() {
   const me = useSignedInMe();
   const theme = useTheme();
@@ -102,6 +103,7 @@ export function ProfileTab() {
           />
         </Stack>
       </Paper>
+      <MyOnCallCard />
     </Stack>
   );
 }

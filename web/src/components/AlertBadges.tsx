@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { PRIORITY_LABELS, STATUS_LABELS, type AlertPriority, type AlertStatus } from '../../../../../contract/alerts.ts';
+import { PRIORITY_LABELS, STATUS_LABELS, type AlertPriority, type AlertStatus } from '../../../contract/alerts.ts';
 
 export const PRIORITY_COLORS: Record<AlertPriority, string> = { critical: 'red', high: 'orange', medium: 'yellow', low: 'blue', info: 'gray' };
 export const STATUS_COLORS: Record<AlertStatus, string> = { new: 'blue', acknowledged: 'yellow', in_progress: 'violet', resolved: 'green', closed: 'gray' };

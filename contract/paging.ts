@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { AlertPriority, AlertStatus } from './alerts.ts';
+
+/** Texts of the escalation engine and the acknowledge page (the spec is silent on both). */
+export const PAGING_MSG = {
+  noPolicy: 'No escalation policy applies to this alert: nobody was paged.',
+  noTargetForPriority: (priority: string) => `The escalation policy has no time for ${priority} alerts: nobody was paged.`,
+  emailOff: 'Email alert notifications are off in their preferences',
+  pushOff: 'Push notifications are off in their preferences',
+  noPushSubscription: 'No browser is subscribed to push notifications',
+  smsNotConfigured: 'SMS is not configured on this server',
+  smsOff: 'SMS notifications are off in their preferences',
+  smsPriorityOff: (priority: string) => `SMS is off for ${priority} alerts in their preferences`,
+  noPhoneNumber: 'No phone number in their preferences',
+  ackLinkInvalid: 'This acknowledge link is invalid or has expired.',
+  ackLinkUsed: 'This acknowledge link was already used.',
+  ackNoLongerMember: 'You are no longer a member of this organization.',
+  ackDone: 'Alert acknowledged. Thank you!',
+  ackAlready: (status: string) => `This alert is already ${status.replace('_', ' ')}: nothing to acknowledge.`,
+  ackFailed: 'Failed to acknowledge the alert. Please try again.',
+  overdue: 'Overdue',
+} as const;
+
+/** How each active member of a tenant can be paged now (the policy form warns about people nobody can reach). */
+export const Reachability = z.object({
+  smsEnabled: z.boolean(),
+  items: z.array(
+    z.object({
+      userId: z.string(),
+      displayName: z.string(),
+      email: z.boolean(),
+      push: z.boolean(),
+      /** SMS on with a phone number (for at least one priority), and an SMS provider configured. */
+      sms: z.boolean(),
+    }),
+  ),
+});
+export type Reachability = z.infer<typeof Reachability>;
+
+export const AckTokenParam = z.object({ token: z.string().min(10).max(100).regex(/^[A-Za-z0-9_-]+$/) });
+
+/** What the acknowledge page shows before the person presses the button (a GET never acknowledges). */
+export const AckLinkInfo = z.object({
+  alertId: z.string(),
+  title: z.string(),
+  priority: AlertPriority,
+  status: AlertStatus,
+  source: z.string(),
+  tenantName: z.string(),
+  personName: z.string(),
+  /** False once the link was used. */
+  usable: z.boolean(),
+});
+export type AckLinkInfo = z.infer<typeof AckLinkInfo>;
+
+export const AckResult = z.object({ alertId: z.string(), status: AlertStatus, message: z.string() });
+export type AckResult = z.infer<typeof AckResult>;

@@ -1,0 +1,69 @@
+import { describe, expect, it } from 'vitest';
+import type { Browser } from 'playwright-core';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, type E2EServer, withServerAndBrowser } from './support.ts';
+import { uniqueEmail } from '../server/test/factories.ts';
+
+describe.skipIf(!chromiumAvailable())('paging in Chromium', () => {
+  let server: E2EServer;
+  let browser: Browser;
+  withServerAndBrowser((s, b) => ([server, browser] = [s, b]));
+
+  it('pages the on-call person by email when an alert opens; they acknowledge from the mail’s link on their phone', async () => {
+    const email = uniqueEmail('pager');
+    const { context, page } = await newPage(browser);
+    await registerThroughWizard(page, server.url, { name: 'Paula Pager', email, org: 'Paging MSP' });
+    const me = await (await page.request.get(`${server.url}/api/me`)).json();
+    const tenantId = me.tenants[0].id as string;
+    const policy = await page.request.post(`${server.url}/api/tenants/${tenantId}/escalationPolicies`, {
+      data: { name: 'Everything', isDefault: true, level_1: { userIds: [me.user.id], notificationChannels: ['email'] } },
+    });
+    expect(policy.status()).toBe(201);
+    const { key } = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/integrations`, { data: { name: 'Grafana' } })).json();
+
+    const sent = await fetch(`${server.url}/api/ingest/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ title: 'API latency above 2 s', priority: 'critical', source: 'api-gw-1' }),
+    });
+    expect(sent.status).toBe(202);
+    const { alertId } = await sent.json();
+
+    // The worker of the running server pages level 1 at once.
+    await expect.poll(() => server.mailer.sent.filter((m) => m.to === email).length).toBe(1);
+    const mail = server.mailer.sent.find((m) => m.to === email)!;
+    expect(mail.subject).toBe('[CRITICAL] API latency above 2 s');
+    const ackUrl = /Acknowledge: (\S+)/.exec(mail.text)![1];
+    expect(ackUrl.startsWith(`${server.url}/ack/`)).toBe(true);
+
+    // The alert's timeline says who was paged and how.
+    await page.goto(`${server.url}/app/dashboard?alert=${alertId}`);
+    const timeline = page.getByTestId('alert-timeline');
+    await expect.poll(() => timeline.innerText()).toContain('Level 1 paged: Paula Pager');
+    expect(await timeline.innerText()).toContain('Email sent to Paula Pager');
+    await timeline.scrollIntoViewIfNeeded();
+    await screenshot(page, 'paging-timeline-light');
+
+    // On the phone, not signed in: the link shows the alert and waits for the button.
+    const phone = await newPage(browser, { width: 390, height: 844, theme: 'dark' });
+    await phone.page.goto(ackUrl);
+    await expect.poll(() => phone.page.getByTestId('ack-page').innerText()).toContain('API latency above 2 s');
+    expect(await phone.page.getByTestId('ack-page').innerText()).toContain('Paging MSP · paged Paula Pager');
+    await screenshot(phone.page, 'paging-ack-dark-phone');
+    expect((await (await page.request.get(`${server.url}/api/tenants/${tenantId}/alerts/${alertId}`)).json()).alert.status).toBe('new');
+    await phone.page.getByRole('button', { name: 'Acknowledge' }).click();
+    await expect.poll(() => phone.page.getByTestId('ack-done').innerText()).toBe('Alert acknowledged. Thank you!');
+    await screenshot(phone.page, 'paging-ack-done-dark-phone');
+
+    // The dashboard shows it acknowledged by the paged person, live.
+    await expect.poll(async () => timeline.innerText()).toContain('Acknowledged by Paula Pager');
+
+    // The link works once.
+    const again = await newPage(browser, { theme: 'light' });
+    await again.page.goto(ackUrl);
+    await expect.poll(() => again.page.getByTestId('ack-page').innerText()).toContain('This acknowledge link was already used.');
+    await screenshot(again.page, 'paging-ack-used-light');
+    await again.page.goto(`${server.url}/ack/not-a-real-token-at-all`);
+    await expect.poll(() => again.page.getByTestId('ack-invalid').innerText()).toContain('This acknowledge link is invalid or has expired.');
+    await Promise.all([context.close(), phone.context.close(), again.context.close()]);
+  });
+});

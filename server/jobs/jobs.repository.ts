@@ -1,0 +1,85 @@
+import { randomUUID } from 'node:crypto';
+import { sql } from 'kysely';
+import type { DB, Dialect } from '../db/database.ts';
+import type { JobsTable } from '../db/schema.ts';
+
+/** A job to schedule: `uniqueKey` makes scheduling idempotent (a second enqueue with the same key does nothing). */
+export interface NewJob {
+  kind: string;
+  uniqueKey: string;
+  dueAt: Date;
+  payload: Record<string, unknown>;
+  tenantId?: string | null;
+  alertId?: string | null;
+  maxAttempts?: number;
+}
+
+/** Schedules jobs (on the pool or inside the caller's transaction); returns how many were new. */
+export async function enqueueJobs(db: DB, jobs: NewJob[], at: Date): Promise<number> {
+  if (jobs.length === 0) return 0;
+  const rows: JobsTable[] = jobs.map((j) => ({
+    id: randomUUID(),
+    tenant_id: j.tenantId ?? null,
+    alert_id: j.alertId ?? null,
+    kind: j.kind,
+    unique_key: j.uniqueKey,
+    payload: JSON.stringify(j.payload),
+    due_at: j.dueAt.toISOString(),
+    attempts: 0,
+    max_attempts: j.maxAttempts ?? 3,
+    lock_token: null,
+    locked_until: null,
+    created_at: at.toISOString(),
+  }));
+  const inserted = await db.insertInto('jobs').values(rows).onConflict((oc) => oc.column('unique_key').doNothing()).returning('id').execute();
+  return inserted.length;
+}
+
+/**
+ * Claims up to `limit` due jobs for one worker: each gets this claim's token and a lease until `leaseUntil`, and its
+ * attempt count goes up. PostgreSQL skips rows another worker is claiming (FOR UPDATE SKIP LOCKED); SQLite runs one
+ * write at a time, so the single UPDATE is the claim. A job whose lease ran out (its worker died) is claimable again.
+ */
+export async function claimDueJobs(db: DB, dialect: Dialect, input: { now: Date; leaseUntil: Date; token: string; limit: number }) {
+  const now = input.now.toISOString();
+  const due = db
+    .selectFrom('jobs')
+    .select('id')
+    .where('due_at', '<=', now)
+    .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)]))
+    .orderBy('due_at')
+    .limit(input.limit)
+    .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked());
+  return db
+    .updateTable('jobs')
+    .set({ lock_token: input.token, locked_until: input.leaseUntil.toISOString(), attempts: sql<number>`attempts + 1` })
+    .where('id', 'in', due)
+    .returningAll()
+    .execute();
+}
+
+/** Removes a finished job, only if this claim still holds it. */
+export async function completeJob(db: DB, id: string, token: string) {
+  await db.deleteFrom('jobs').where('id', '=', id).where('lock_token', '=', token).execute();
+}
+
+/** Puts a failed job back for a later try (releases the lease). */
+export async function retryJobAt(db: DB, id: string, token: string, dueAt: Date) {
+  await db.updateTable('jobs').set({ due_at: dueAt.toISOString(), lock_token: null, locked_until: null }).where('id', '=', id).where('lock_token', '=', token).execute();
+}
+
+/** When the next job falls due (ignoring leased ones), or null with none. */
+export async function nextDueAt(db: DB): Promise<Date | null> {
+  const row = await db.selectFrom('jobs').select((eb) => eb.fn.min('due_at').as('due')).executeTakeFirst();
+  return row?.due ? new Date(String(row.due)) : null;
+}
+
+/** Cancels every job of an alert (inside the transaction that acknowledges, resolves or closes it). */
+export async function cancelAlertJobs(db: DB, tenantId: string, alertId: string) {
+  await db.deleteFrom('jobs').where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).execute();
+}
+
+/** Jobs of an alert still to run (tests and the alert modal). */
+export async function listAlertJobs(db: DB, tenantId: string, alertId: string) {
+  return db.selectFrom('jobs').selectAll().where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).orderBy('due_at').execute();
+}

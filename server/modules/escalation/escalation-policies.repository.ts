@@ -1,0 +1,119 @@
+import { sql, type Insertable, type Updateable } from 'kysely';
+import type { EscalationPolicy, EscalationPolicyInput, EscalationTimes, LaterLevel, Level1 } from '../../../contract/escalation.ts';
+import type { DB } from '../../db/database.ts';
+import { parseJson } from '../../db/database.ts';
+import type { EscalationPoliciesTable } from '../../db/schema.ts';
+
+export type PolicyRow = EscalationPoliciesTable;
+
+const EMPTY_LEVEL: Level1 = { userIds: [], scheduleIds: [], notificationChannels: [] };
+
+/** The columns a person edits, as stored (JSON text for the times and levels, 0/1 for the flag). */
+export function policyColumns(input: EscalationPolicyInput) {
+  return {
+    name: input.name,
+    description: input.description,
+    is_default: input.isDefault ? 1 : 0,
+    escalation_times: JSON.stringify(input.escalationTimes),
+    level_1: JSON.stringify(input.level_1),
+    level_2: JSON.stringify(input.level_2),
+    level_3: JSON.stringify(input.level_3),
+  } satisfies Updateable<EscalationPoliciesTable>;
+}
+
+export function toPolicy(row: PolicyRow): EscalationPolicy {
+  const level = <T extends Level1>(json: string, fallback: T): T => ({ ...fallback, ...parseJson<Partial<T>>(json, {}) });
+  return {
+    id: row.id,
+    tenantId: row.tenant_id,
+    name: row.name,
+    description: row.description,
+    isDefault: row.is_default === 1,
+    escalationTimes: parseJson<EscalationTimes>(row.escalation_times, { critical: 0, high: 0, medium: 0, low: 0, info: null }),
+    level_1: level<Level1>(row.level_1, EMPTY_LEVEL),
+    level_2: level<LaterLevel>(row.level_2, { ...EMPTY_LEVEL, timeAfterPrevious: 30 }),
+    level_3: level<LaterLevel>(row.level_3, { ...EMPTY_LEVEL, timeAfterPrevious: 60 }),
+    createdAt: row.created_at,
+    updatedAt: row.updated_at,
+  };
+}
+
+/** A tenant's policies: the default first, then by name. */
+export async function listPolicies(db: DB, tenantId: string): Promise<PolicyRow[]> {
+  return db
+    .selectFrom('escalation_policies')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .orderBy('is_default', 'desc')
+    .orderBy(sql`lower(name)`)
+    .orderBy('id')
+    .execute();
+}
+
+export async function findPolicy(db: DB, tenantId: string, policyId: string): Promise<PolicyRow | undefined> {
+  return db.selectFrom('escalation_policies').selectAll().where('tenant_id', '=', tenantId).where('id', '=', policyId).executeTakeFirst();
+}
+
+/** True when the tenant has a policy with this id. */
+export async function policyExists(db: DB, tenantId: string, policyId: string): Promise<boolean> {
+  return !!(await db.selectFrom('escalation_policies').select('id').where('tenant_id', '=', tenantId).where('id', '=', policyId).executeTakeFirst());
+}
+
+export async function insertPolicy(db: DB, row: Insertable<EscalationPoliciesTable>): Promise<void> {
+  await db.insertInto('escalation_policies').values(row).execute();
+}
+
+/** False when the tenant has no such policy. */
+export async function updatePolicy(db: DB, tenantId: string, policyId: string, values: Updateable<EscalationPoliciesTable>): Promise<boolean> {
+  const r = await db.updateTable('escalation_policies').set(values).where('tenant_id', '=', tenantId).where('id', '=', policyId).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+/** Takes the default flag off every policy of the tenant (before another one takes it). */
+export async function clearDefault(db: DB, tenantId: string, at: string): Promise<void> {
+  await db.updateTable('escalation_policies').set({ is_default: 0, updated_at: at }).where('tenant_id', '=', tenantId).where('is_default', '=', 1).execute();
+}
+
+/** False when the tenant has no such policy. */
+export async function deletePolicy(db: DB, tenantId: string, policyId: string): Promise<boolean> {
+  const r = await db.deleteFrom('escalation_policies').where('tenant_id', '=', tenantId).where('id', '=', policyId).executeTakeFirst();
+  return Number(r.numDeletedRows) > 0;
+}
+
+/** Which of the given user ids are active members of the tenant (people a policy may page). */
+export async function memberUserIds(db: DB, tenantId: string, userIds: string[]): Promise<Set<string>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('tenant_members')
+    .select('user_id')
+    .where('tenant_id', '=', tenantId)
+    .where('status', '=', 'active')
+    .where('user_id', 'in', userIds)
+    .execute();
+  return new Set(rows.map((r) => r.user_id).filter((id): id is string => !!id));
+}
+
+/**
+ * The policy governing an alert, in one query: the integration's if it names one, else the client's, else the
+ * tenant's default; undefined when none applies. Every lookup is held to the tenant.
+ */
+export async function findPolicyForAlert(db: DB, tenantId: string, alert: { integrationId: string | null; clientId: string | null }): Promise<PolicyRow | undefined> {
+  const viaIntegration = db
+    .selectFrom('integrations')
+    .select('escalation_policy_id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', alert.integrationId ?? '');
+  const viaClient = db
+    .selectFrom('clients')
+    .select('escalation_policy_id')
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', alert.clientId ?? '');
+  return db
+    .selectFrom('escalation_policies as p')
+    .selectAll('p')
+    .where('p.tenant_id', '=', tenantId)
+    .where((eb) => eb.or([eb('p.id', 'in', viaIntegration), eb('p.id', 'in', viaClient), eb('p.is_default', '=', 1)]))
+    .orderBy((eb) => eb.case().when('p.id', 'in', viaIntegration).then(0).when('p.id', 'in', viaClient).then(1).else(2).end())
+    .limit(1)
+    .executeTakeFirst();
+}

@@ -1,0 +1,120 @@
+import { randomUUID } from 'node:crypto';
+import { ESCALATION_MSG, LEVELS, type EscalationPolicy, type EscalationPolicyInput } from '../../../contract/escalation.ts';
+import type { DB } from '../../db/database.ts';
+import { now } from '../../db/database.ts';
+import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import type { TenantContext } from '../../http/tenant-context.ts';
+import { clearClientsEscalationPolicy } from '../clients/clients.repository.ts';
+import { clearIntegrationsEscalationPolicy } from '../integrations/integrations.repository.ts';
+import { schedulesExist } from '../schedules/schedules.repository.ts';
+import { authorize } from '../tenants/tenants.policy.ts';
+import { lockTenant } from '../tenants/tenants.repository.ts';
+import * as repo from './escalation-policies.repository.ts';
+
+export const policyNotFound = () => notFound(ESCALATION_MSG.policyNotFound);
+
+/** Every member reads the policies (the alert modal shows who is paged). */
+export async function listPolicies(db: DB, ctx: TenantContext) {
+  return { items: (await repo.listPolicies(db, ctx.tenant.id)).map(repo.toPolicy) };
+}
+
+export async function getPolicy(db: DB, ctx: TenantContext, policyId: string) {
+  const row = await repo.findPolicy(db, ctx.tenant.id, policyId);
+  if (!row) throw policyNotFound();
+  return repo.toPolicy(row);
+}
+
+/** 400 naming the level's field unless every user is an active member and every schedule one of the tenant's. */
+async function checkPeople(db: DB, tenantId: string, input: EscalationPolicyInput) {
+  const fields: Record<string, string> = {};
+  const allUsers = [...new Set(LEVELS.flatMap((l) => input[l].userIds))];
+  const members = await repo.memberUserIds(db, tenantId, allUsers);
+  for (const level of LEVELS) {
+    if (input[level].userIds.some((id) => !members.has(id))) fields[`${level}.userIds`] = ESCALATION_MSG.unknownUsers;
+  }
+  for (const level of LEVELS) {
+    const ids = input[level].scheduleIds;
+    if (ids.length && !(await schedulesExist(db, tenantId, ids))) fields[`${level}.scheduleIds`] = ESCALATION_MSG.unknownSchedules;
+  }
+  const first = Object.values(fields)[0];
+  if (first) throw badRequest(first, fields);
+}
+
+/**
+ * Creates a policy. Saving a default takes the flag off the tenant's current default first (spec section 4), in one
+ * transaction that holds the tenant's row: concurrent default saves run one after the other, and the last one wins.
+ */
+export async function createPolicy(db: DB, ctx: TenantContext, input: EscalationPolicyInput): Promise<EscalationPolicy> {
+  authorize(ctx, 'manageEscalation', ESCALATION_MSG.manageForbidden);
+  const tenantId = ctx.tenant.id;
+  await checkPeople(db, tenantId, input);
+  const id = randomUUID();
+  await db.transaction().execute(async (trx) => {
+    if (!(await lockTenant(trx, tenantId))) throw policyNotFound();
+    const at = now();
+    if (input.isDefault) await repo.clearDefault(trx, tenantId, at);
+    await repo.insertPolicy(trx, { id, tenant_id: tenantId, ...repo.policyColumns(input), created_by: ctx.user.id, created_at: at, updated_at: at });
+  });
+  return getPolicy(db, ctx, id);
+}
+
+/** Replaces a policy's fields; making it the default clears the flag elsewhere only when it was not the default yet. */
+export async function updatePolicy(db: DB, ctx: TenantContext, policyId: string, input: EscalationPolicyInput): Promise<EscalationPolicy> {
+  authorize(ctx, 'manageEscalation', ESCALATION_MSG.manageForbidden);
+  const tenantId = ctx.tenant.id;
+  if (!(await repo.policyExists(db, tenantId, policyId))) throw policyNotFound();
+  await checkPeople(db, tenantId, input);
+  await db.transaction().execute(async (trx) => {
+    if (!(await lockTenant(trx, tenantId))) throw policyNotFound();
+    const current = await repo.findPolicy(trx, tenantId, policyId);
+    if (!current) throw policyNotFound();
+    const at = now();
+    if (input.isDefault && current.is_default !== 1) await repo.clearDefault(trx, tenantId, at);
+    await repo.updatePolicy(trx, tenantId, policyId, { ...repo.policyColumns(input), updated_at: at });
+  });
+  return getPolicy(db, ctx, policyId);
+}
+
+/** Deletes a policy and, in the same transaction, takes it off every integration and client that named it. */
+export async function deletePolicy(db: DB, ctx: TenantContext, policyId: string): Promise<void> {
+  authorize(ctx, 'manageEscalation', ESCALATION_MSG.manageForbidden);
+  const tenantId = ctx.tenant.id;
+  await db.transaction().execute(async (trx) => {
+    await clearIntegrationsEscalationPolicy(trx, tenantId, policyId);
+    await clearClientsEscalationPolicy(trx, tenantId, policyId);
+    if (!(await repo.deletePolicy(trx, tenantId, policyId))) throw policyNotFound();
+  });
+}
+
+/**
+ * 400 on `field` unless `policyId` is none or a policy of the tenant: what integrations and clients check before
+ * they store a reference (another tenant's policy answers like a missing one).
+ */
+export async function checkPolicyRef(db: DB, tenantId: string, policyId: string | null | undefined, field = 'escalationPolicyId') {
+  if (policyId && !(await repo.policyExists(db, tenantId, policyId))) {
+    throw badRequest(ESCALATION_MSG.policyNotFound, { [field]: ESCALATION_MSG.policyNotFound });
+  }
+}
+
+/**
+ * Runs `write`, which stores a reference to `policyId` on an integration or a client, after checkPolicyRef. A policy
+ * deleted between the check and the write makes the write fail on its foreign key: that answers the same 400, not 500.
+ */
+export async function writeWithPolicyRef<T>(db: DB, tenantId: string, policyId: string | null | undefined, write: () => Promise<T>): Promise<T> {
+  await checkPolicyRef(db, tenantId, policyId);
+  try {
+    return await write();
+  } catch (e) {
+    if (!(e instanceof AppError)) await checkPolicyRef(db, tenantId, policyId);
+    throw e;
+  }
+}
+
+/**
+ * Which policy governs an alert (issue 11): the integration's policy if it names one, else the alert's client's
+ * policy if it names one, else the tenant's default policy; null when there is none (nobody is paged).
+ */
+export async function policyForAlert(db: DB, tenantId: string, alert: { integrationId: string | null; clientId: string | null }): Promise<EscalationPolicy | null> {
+  const row = await repo.findPolicyForAlert(db, tenantId, alert);
+  return row ? repo.toPolicy(row) : null;
+}

@@ -1,0 +1,72 @@
+import { createHash } from 'node:crypto';
+import type { FastifyInstance } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ErrorBody } from '../../../contract/common.ts';
+import { AckLinkInfo, AckResult, AckTokenParam, PAGING_MSG, Reachability } from '../../../contract/paging.ts';
+import { TenantParam } from '../../../contract/common.ts';
+import { signedIn } from '../../http/session.ts';
+import { tenantReachability } from './reachability.ts';
+import type { Deps } from '../../deps.ts';
+import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
+import { acknowledgeAlertAs } from '../alerts/alerts.service.ts';
+import { unsafeFindAckToken, useAckToken } from './paging.repository.ts';
+import { listActiveMemberAccounts } from '../members/members.repository.ts';
+
+const hash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/**
+ * The acknowledge links of pages (email, SMS, push): no session needed, the single-use token names alert and
+ * person. GET only describes (mail scanners follow links); POST acknowledges as that person.
+ */
+export function registerPagingRoutes(app: FastifyInstance, deps: Deps) {
+  const r = app.withTypeProvider<ZodTypeProvider>();
+  const errors = { 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+
+  const load = async (token: string) => {
+    const row = await unsafeFindAckToken(deps.db, hash(token));
+    if (!row || row.expires_at <= new Date().toISOString()) throw notFound(PAGING_MSG.ackLinkInvalid);
+    return row;
+  };
+
+  r.get(
+    '/api/tenants/:tenantId/reachability',
+    { onRequest: signedIn, config: { tenantScoped: true }, schema: { tags: ['paging'], params: TenantParam, response: { 200: Reachability, 401: ErrorBody, ...errors } } },
+    async (req) => tenantReachability(deps.db, req.tenantContext, deps.config.sms !== null),
+  );
+
+  r.get('/api/ack/:token', { schema: { tags: ['paging'], params: AckTokenParam, response: { 200: AckLinkInfo, ...errors } } }, async (req) => {
+    const row = await load(req.params.token);
+    return {
+      alertId: row.alert_id,
+      title: row.title,
+      priority: row.priority,
+      status: row.status,
+      source: row.source,
+      tenantName: row.tenant_name,
+      personName: row.display_name || row.email,
+      usable: row.used_at === null,
+    };
+  });
+
+  r.post('/api/ack/:token', { schema: { tags: ['paging'], params: AckTokenParam, response: { 200: AckResult, ...errors } } }, async (req) => {
+    const tokenHash = hash(req.params.token);
+    const row = await load(req.params.token);
+    if (row.used_at) throw conflict(PAGING_MSG.ackLinkUsed);
+    const [member] = await listActiveMemberAccounts(deps.db, row.tenant_id, [row.user_id]);
+    if (!member) throw forbidden(PAGING_MSG.ackNoLongerMember);
+    if (row.status !== 'new') throw conflict(PAGING_MSG.ackAlready(row.status), { status: row.status });
+    try {
+      const detail = await acknowledgeAlertAs(deps, row.tenant_id, { id: member.id, name: member.display_name || member.email }, row.alert_id, async (trx, at) => {
+        if (!(await useAckToken(trx, tokenHash, at))) throw conflict(PAGING_MSG.ackLinkUsed);
+      });
+      return { alertId: row.alert_id, status: detail.alert.status, message: PAGING_MSG.ackDone };
+    } catch (err) {
+      // Someone acknowledged it meanwhile (409 with the current status): say so in this page's words.
+      if (err instanceof AppError && err.statusCode === 409 && err.message !== PAGING_MSG.ackLinkUsed) {
+        const now = await unsafeFindAckToken(deps.db, tokenHash);
+        throw conflict(PAGING_MSG.ackAlready(now?.status ?? 'acknowledged'), { status: now?.status ?? 'acknowledged' });
+      }
+      throw err;
+    }
+  });
+}

@@ -1,0 +1,331 @@
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { startTestApp, testDatabases, type Agent } from '../../test/test-app.ts';
+import { addMember, registerOwner } from '../../test/factories.ts';
+import { createIntegration, ingest } from '../../test/alerts.ts';
+import { JobWorker } from '../../jobs/job-worker.ts';
+import { listAlertJobs } from '../../jobs/jobs.repository.ts';
+import { listAttempts } from './paging.repository.ts';
+import { DeliveryError, type Transports } from './transports.ts';
+import type { Mail } from '../mail/mailer.ts';
+
+const MINUTE = 60_000;
+
+/** Local stand-ins for the providers (the edge of the world): they keep what they were asked to send. */
+function fakeTransports(opts: { sms?: boolean } = {}) {
+  const sent = { email: [] as Mail[], push: [] as Array<{ endpoint: string; payload: any }>, sms: [] as Array<{ to: string; body: string }> };
+  const failures = { email: [] as DeliveryError[] };
+  const transports: Transports = {
+    async email(mail) {
+      const f = failures.email.shift();
+      if (f) throw f;
+      sent.email.push(mail);
+      return { providerId: null };
+    },
+    async push(target, payload) {
+      sent.push.push({ endpoint: target.endpoint, payload: JSON.parse(payload) });
+      return { providerId: null };
+    },
+    sms:
+      opts.sms === false
+        ? null
+        : async (to, body) => {
+            sent.sms.push({ to, body });
+            return { providerId: `SM${sent.sms.length}` };
+          },
+  };
+  return { transports, sent, failures };
+}
+
+for (const db of testDatabases()) {
+  describe(`escalation engine [${db.name}]`, () => {
+    let env: Awaited<ReturnType<typeof startTestApp>>;
+    let fake: ReturnType<typeof fakeTransports>;
+    let nowMs = Date.now();
+    const clock = () => new Date(nowMs);
+    const advance = async (ms: number) => {
+      nowMs += ms;
+      await env.app.paging.worker.runDue();
+    };
+
+    beforeAll(async () => {
+      fake = fakeTransports();
+      env = await startTestApp(db, {}, undefined, { clock, transports: fake.transports });
+    });
+    afterAll(async () => env?.close());
+    // Alerts are stamped with the real time: every test starts its clock there and moves it forward.
+    beforeEach(() => {
+      nowMs = Date.now();
+    });
+
+    /** A tenant with an owner and two members, an integration key, and a default policy paging owner then member. */
+    async function setup(policy: Record<string, unknown> = {}) {
+      const owner = await registerOwner(env.app, { name: 'Olive Owner' });
+      const second = await addMember(env.deps, env.app, owner.tenantId);
+      const third = await addMember(env.deps, env.app, owner.tenantId);
+      const integration = await createIntegration(owner.agent, owner.tenantId);
+      const res = await owner.agent.post(`/api/tenants/${owner.tenantId}/escalationPolicies`, {
+        name: 'Night policy',
+        isDefault: true,
+        escalationTimes: { critical: 15, high: 30, medium: 60, low: 240, info: null },
+        level_1: { userIds: [owner.userId], notificationChannels: ['email'] },
+        level_2: { userIds: [second.userId], timeAfterPrevious: 5, notificationChannels: ['email'] },
+        level_3: { userIds: [third.userId], timeAfterPrevious: 5, notificationChannels: ['email'] },
+        ...policy,
+      });
+      expect(res.statusCode).toBe(201);
+      return { owner, second, third, integration, policyId: res.data.id as string };
+    }
+
+    async function trigger(key: string, over: Record<string, unknown> = {}) {
+      const res = await ingest(env.app, '/api/ingest/events', { title: `Disk full ${Math.random()}`, priority: 'critical', ...over }, { authorization: `Bearer ${key}` });
+      expect(res.statusCode).toBe(202);
+      return res.data.alertId as string;
+    }
+
+    const detail = async (agent: Agent, tenantId: string, alertId: string) => (await agent.get(`/api/tenants/${tenantId}/alerts/${alertId}`)).data;
+    const mailsTo = (email: string) => fake.sent.email.filter((m) => m.to === email);
+    const emailOf = async (userId: string) => (await env.deps.db.selectFrom('users').select('email').where('id', '=', userId).executeTakeFirstOrThrow()).email;
+
+    it('pages level 1 when the alert opens, level 2 after its delay, then marks it overdue and pages the last level again', async () => {
+      const { owner, second, third, integration } = await setup();
+      const alertId = await trigger(integration.key);
+      const [ownerEmail, secondEmail, thirdEmail] = await Promise.all([emailOf(owner.userId), emailOf(second.userId), emailOf(third.userId)]);
+      await advance(0);
+      expect(mailsTo(ownerEmail)).toHaveLength(1);
+      expect(mailsTo(ownerEmail)[0].subject).toMatch(/^\[CRITICAL\] Disk full/);
+      expect(mailsTo(ownerEmail)[0].text).toContain(`/app/dashboard?alert=${alertId}`);
+      expect(mailsTo(ownerEmail)[0].text).toMatch(/Acknowledge: http:\/\/localhost:3000\/ack\/[A-Za-z0-9_-]+/);
+      expect(mailsTo(secondEmail)).toHaveLength(0);
+
+      await advance(4 * MINUTE);
+      expect(mailsTo(secondEmail)).toHaveLength(0);
+      await advance(1 * MINUTE);
+      expect(mailsTo(secondEmail)).toHaveLength(1);
+      await advance(5 * MINUTE);
+      expect(mailsTo(thirdEmail)).toHaveLength(1);
+
+      // 15 minutes after opening (the critical target) it is overdue and level 3 is paged once more.
+      await advance(4 * MINUTE);
+      let d = await detail(owner.agent, owner.tenantId, alertId);
+      expect(d.alert.overdueAt).toBeNull();
+      await advance(1 * MINUTE + 1000);
+      d = await detail(owner.agent, owner.tenantId, alertId);
+      expect(d.alert.overdueAt).toEqual(expect.any(String));
+      expect(mailsTo(thirdEmail)).toHaveLength(2);
+      expect(mailsTo(ownerEmail)).toHaveLength(1);
+      const kinds = d.timeline.map((e: { kind: string }) => e.kind);
+      expect(kinds.filter((k: string) => k === 'escalated')).toHaveLength(4);
+      expect(kinds).toContain('overdue');
+      const paged = d.timeline.filter((e: { kind: string }) => e.kind === 'paged');
+      expect(paged).toHaveLength(4);
+      expect(paged[0].detail).toMatchObject({ channel: 'email', outcome: 'sent', level: 1, userName: 'Olive Owner' });
+      // Nothing is left to run, and running again pages nobody twice.
+      await advance(60 * MINUTE);
+      expect(mailsTo(thirdEmail)).toHaveLength(2);
+      expect(await listAlertJobs(env.deps.db, owner.tenantId, alertId)).toEqual([]);
+    });
+
+    it('stops the escalation when the alert is acknowledged: its steps are gone in the same transaction', async () => {
+      const { owner, second, integration } = await setup();
+      const alertId = await trigger(integration.key);
+      await advance(0);
+      expect((await listAlertJobs(env.deps.db, owner.tenantId, alertId)).map((j) => j.kind).sort()).toEqual(['escalation.overdue', 'escalation.step']);
+      const ack = await owner.agent.post(`/api/tenants/${owner.tenantId}/alerts/${alertId}/acknowledge`);
+      expect(ack.statusCode).toBe(200);
+      expect(await listAlertJobs(env.deps.db, owner.tenantId, alertId)).toEqual([]);
+      await advance(60 * MINUTE);
+      expect(mailsTo(await emailOf(second.userId))).toHaveLength(0);
+      const d = await detail(owner.agent, owner.tenantId, alertId);
+      expect(d.alert.overdueAt).toBeNull();
+      expect(d.timeline.some((e: { kind: string }) => e.kind === 'overdue')).toBe(false);
+    });
+
+    it('stops when a monitoring tool resolves the alert, and when its policy is deleted', async () => {
+      const { owner, second, integration, policyId } = await setup();
+      const resolved = await trigger(integration.key, { dedupKey: 'db-1' });
+      const orphaned = await trigger(integration.key, { dedupKey: 'db-2' });
+      await advance(0);
+      const res = await ingest(env.app, '/api/ingest/events', { action: 'resolve', dedupKey: 'db-1' }, { authorization: `Bearer ${integration.key}` });
+      expect(res.statusCode).toBe(202);
+      expect(await listAlertJobs(env.deps.db, owner.tenantId, resolved)).toEqual([]);
+      expect((await owner.agent.request('DELETE', `/api/tenants/${owner.tenantId}/escalationPolicies/${policyId}`)).statusCode).toBe(200);
+      await advance(30 * MINUTE);
+      expect(mailsTo(await emailOf(second.userId))).toHaveLength(0);
+      const d = await detail(owner.agent, owner.tenantId, orphaned);
+      expect(d.timeline.filter((e: { kind: string }) => e.kind === 'escalated')).toHaveLength(1);
+    });
+
+    it('says so in the timeline when no policy applies or the priority has no time, and pages nobody', async () => {
+      const owner = await registerOwner(env.app);
+      const integration = await createIntegration(owner.agent, owner.tenantId);
+      const before = fake.sent.email.length;
+      const unrouted = await trigger(integration.key);
+      await advance(0);
+      let d = await detail(owner.agent, owner.tenantId, unrouted);
+      expect(d.timeline.find((e: { kind: string }) => e.kind === 'unrouted').detail.reason).toBe('No escalation policy applies to this alert: nobody was paged.');
+
+      const withPolicy = await setup();
+      const info = await trigger(withPolicy.integration.key, { priority: 'info' });
+      await advance(0);
+      d = await detail(withPolicy.owner.agent, withPolicy.owner.tenantId, info);
+      expect(d.timeline.find((e: { kind: string }) => e.kind === 'unrouted').detail.reason).toBe('The escalation policy has no time for info alerts: nobody was paged.');
+      expect(fake.sent.email.length).toBe(before);
+    });
+
+    it('pages whoever is on call on a level’s schedule, and intersects channels with each person’s preferences', async () => {
+      const owner = await registerOwner(env.app, { name: 'Sched Owner' });
+      const onCall = await addMember(env.deps, env.app, owner.tenantId);
+      const integration = await createIntegration(owner.agent, owner.tenantId);
+      const today = new Date(nowMs).toISOString().slice(0, 10);
+      const later = new Date(nowMs + 40 * 86_400_000).toISOString().slice(0, 10);
+      const allDay = [{ startHour: 0, endHour: 24, primaryOnCall: onCall.userId, secondaryOnCall: null }];
+      const schedule = await owner.agent.post(`/api/tenants/${owner.tenantId}/onCallSchedules`, {
+        name: 'Around the clock',
+        startTime: today,
+        endTime: later,
+        timeZone: 'UTC',
+        rotations: Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, allDay])),
+      });
+      expect(schedule.statusCode).toBe(201);
+      // The person on call wants SMS for critical alerts and has push on but no browser subscribed.
+      const prefs = await onCall.agent.request('PUT', `/api/tenants/${owner.tenantId}/notification-preferences`, {
+        email: { enabled: false, alertNotifications: true, weeklyDigest: false, systemUpdates: false },
+        sms: { enabled: true, alertTypes: ['critical'] },
+        push: { enabled: true },
+        phoneNumber: '+15550001111',
+        alertSubscriptions: [],
+      });
+      expect(prefs.statusCode).toBe(200);
+      const policy = await owner.agent.post(`/api/tenants/${owner.tenantId}/escalationPolicies`, {
+        name: 'On call',
+        isDefault: true,
+        level_1: { userIds: [owner.userId], scheduleIds: [schedule.data.id], notificationChannels: ['email', 'push', 'sms'] },
+      });
+      expect(policy.statusCode).toBe(201);
+      const alertId = await trigger(integration.key);
+      await advance(0);
+      const sms = fake.sent.sms.filter((s) => s.to === '+15550001111');
+      expect(sms).toHaveLength(1);
+      expect(sms[0].body.length).toBeLessThanOrEqual(160);
+      expect(sms[0].body).toMatch(/^\[CRITICAL\] Disk full.* Ack: http:\/\/localhost:3000\/ack\/[A-Za-z0-9_-]+$/);
+      const attempts = await listAttempts(env.deps.db, owner.tenantId, alertId);
+      const mine = Object.fromEntries(attempts.filter((a) => a.user_id === onCall.userId).map((a) => [a.channel, [a.outcome, a.reason]]));
+      expect(mine).toEqual({
+        email: ['skipped', 'Email alert notifications are off in their preferences'],
+        push: ['skipped', 'No browser is subscribed to push notifications'],
+        sms: ['sent', null],
+      });
+      const d = await detail(owner.agent, owner.tenantId, alertId);
+      expect(d.timeline.find((e: { kind: string }) => e.kind === 'escalated').detail.names).toEqual(expect.arrayContaining(['Sched Owner']));
+      expect(d.timeline.find((e: { kind: string }) => e.kind === 'escalated').detail.names).toHaveLength(2);
+    });
+
+    it('retries a failed email with backoff and records a permanent failure at once', async () => {
+      const { owner, integration } = await setup();
+      const ownerEmail = await emailOf(owner.userId);
+      fake.failures.email.push(new DeliveryError('email: connection refused', false));
+      const alertId = await trigger(integration.key);
+      await advance(0);
+      expect(mailsTo(ownerEmail)).toHaveLength(0);
+      await advance(5_000);
+      expect(mailsTo(ownerEmail)).toHaveLength(1);
+      let attempt = (await listAttempts(env.deps.db, owner.tenantId, alertId)).find((a) => a.user_id === owner.userId)!;
+      expect([attempt.outcome, attempt.tries]).toEqual(['sent', 2]);
+
+      fake.failures.email.push(new DeliveryError('email: 550 mailbox unavailable', true));
+      const second = await trigger(integration.key);
+      await advance(0);
+      attempt = (await listAttempts(env.deps.db, owner.tenantId, second)).find((a) => a.user_id === owner.userId)!;
+      expect([attempt.outcome, attempt.reason, attempt.tries]).toEqual(['failed', 'email: 550 mailbox unavailable', 1]);
+      const d = await detail(owner.agent, owner.tenantId, second);
+      expect(d.timeline.find((e: { kind: string }) => e.kind === 'paged').detail).toMatchObject({ outcome: 'failed', reason: 'email: 550 mailbox unavailable' });
+    });
+
+    it('pages each person once per step when two workers race, and a worker started later catches up on what came due', async () => {
+      const { owner, integration } = await setup();
+      const ownerEmail = await emailOf(owner.userId);
+      const ids: string[] = [];
+      for (let i = 0; i < 20; i++) ids.push(await trigger(integration.key));
+      // Nothing ran while "the servers were down"; now two fresh workers start at once.
+      const make = () =>
+        new JobWorker({ db: env.deps.db, dialect: env.deps.dialect, clock, handlers: env.app.paging.engine.handlers, sweeps: [env.app.paging.engine.startPending], log: console, batch: 7 });
+      await Promise.all([make().runDue(), make().runDue(), make().runDue()]);
+      const mails = mailsTo(ownerEmail).filter((m) => ids.some((id) => m.text.includes(id)));
+      expect(mails).toHaveLength(20);
+      expect(new Set(mails.map((m) => m.text)).size).toBe(20);
+    });
+
+    it('acknowledges from the link of a page as that person: the page shows it first, the link works once', async () => {
+      const { owner, integration } = await setup();
+      const ownerEmail = await emailOf(owner.userId);
+      const alertId = await trigger(integration.key);
+      await advance(0);
+      const mail = mailsTo(ownerEmail).find((m) => m.text.includes(alertId))!;
+      const token = /\/ack\/([A-Za-z0-9_-]+)/.exec(mail.text)![1];
+      const anon = { origin: 'http://localhost:3000' };
+      const info = await env.app.inject({ method: 'GET', url: `/api/ack/${token}` });
+      expect(info.statusCode).toBe(200);
+      expect(info.json()).toMatchObject({ alertId, status: 'new', personName: 'Olive Owner', usable: true });
+      // Looking does not acknowledge (mail scanners follow links).
+      expect((await detail(owner.agent, owner.tenantId, alertId)).alert.status).toBe('new');
+      const ack = await env.app.inject({ method: 'POST', url: `/api/ack/${token}`, headers: anon });
+      expect(ack.statusCode).toBe(200);
+      expect(ack.json()).toEqual({ alertId, status: 'acknowledged', message: 'Alert acknowledged. Thank you!' });
+      const d = await detail(owner.agent, owner.tenantId, alertId);
+      expect(d.alert.acknowledgedBy).toBe(owner.userId);
+      expect(d.timeline.find((e: { kind: string }) => e.kind === 'acknowledged').actorName).toBe('Olive Owner');
+      expect(await listAlertJobs(env.deps.db, owner.tenantId, alertId)).toEqual([]);
+      const replay = await env.app.inject({ method: 'POST', url: `/api/ack/${token}`, headers: anon });
+      expect(replay.statusCode).toBe(409);
+      expect(replay.json().error.message).toBe('This acknowledge link was already used.');
+      const forged = await env.app.inject({ method: 'POST', url: `/api/ack/${token.slice(0, -2)}xx`, headers: anon });
+      expect(forged.statusCode).toBe(404);
+      expect(forged.json().error.message).toBe('This acknowledge link is invalid or has expired.');
+      const crossSite = await env.app.inject({ method: 'POST', url: `/api/ack/${token}`, headers: { origin: 'https://evil.example' } });
+      expect(crossSite.statusCode).toBe(403);
+    });
+
+    it('tells owners and admins by which channels each member can be paged now; others get 403, strangers 404', async () => {
+      const owner = await registerOwner(env.app, { name: 'Reach Owner' });
+      const member = await addMember(env.deps, env.app, owner.tenantId);
+      await member.agent.request('PUT', `/api/tenants/${owner.tenantId}/notification-preferences`, {
+        email: { enabled: false, alertNotifications: true, weeklyDigest: false, systemUpdates: false },
+        sms: { enabled: true, alertTypes: ['critical'] },
+        push: { enabled: true },
+        phoneNumber: '+15550002222',
+        alertSubscriptions: [],
+      });
+      const res = await owner.agent.get(`/api/tenants/${owner.tenantId}/reachability`);
+      expect(res.statusCode).toBe(200);
+      // No SMS provider is configured on this server: nobody is reachable by SMS.
+      expect(res.data.smsEnabled).toBe(false);
+      const byId = Object.fromEntries(res.data.items.map((i: { userId: string }) => [i.userId, i]));
+      expect(byId[owner.userId]).toEqual({ userId: owner.userId, displayName: 'Reach Owner', email: true, push: false, sms: false });
+      expect(byId[member.userId]).toMatchObject({ email: false, push: false, sms: false });
+      expect((await member.agent.get(`/api/tenants/${owner.tenantId}/reachability`)).statusCode).toBe(403);
+      const stranger = await registerOwner(env.app);
+      expect((await stranger.agent.get(`/api/tenants/${owner.tenantId}/reachability`)).statusCode).toBe(404);
+    });
+
+    it('notifies subscribers of a matching new alert once, without escalation', async () => {
+      const owner = await registerOwner(env.app);
+      const subscriber = await addMember(env.deps, env.app, owner.tenantId);
+      const integration = await createIntegration(owner.agent, owner.tenantId);
+      const saved = await subscriber.agent.request('PUT', `/api/tenants/${owner.tenantId}/notification-preferences`, {
+        email: { enabled: true, alertNotifications: true, weeklyDigest: false, systemUpdates: false },
+        sms: { enabled: false, alertTypes: [] },
+        push: { enabled: false },
+        phoneNumber: null,
+        alertSubscriptions: [{ type: 'priority', value: 'high' }],
+      });
+      expect(saved.statusCode).toBe(200);
+      const email = await emailOf(subscriber.userId);
+      await trigger(integration.key, { priority: 'high' });
+      await trigger(integration.key, { priority: 'low' });
+      await advance(0);
+      await advance(60 * MINUTE);
+      expect(mailsTo(email)).toHaveLength(1);
+      expect(mailsTo(email)[0].text).toContain('You subscribed to alerts like this one.');
+    });
+  });
+}

@@ -1,0 +1,87 @@
+import { Alert, Button, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { IconAlertTriangle, IconCheck } from '@tabler/icons-react';
+import { Link, useParams } from 'react-router';
+import { PAGING_MSG } from '../../../../../contract/paging.ts';
+import { Loading } from '../../../components/Loading.tsx';
+import { PublicCardPage } from '../../../components/PublicCardPage.tsx';
+import { ApiError } from '../../../lib/api.ts';
+import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
+import { useAckLink, useAcknowledgeFromLink } from '../api/ack-link.ts';
+
+/**
+ * /ack/:token, the Acknowledge link of an email, SMS or push page: shows the alert and acknowledges it as the paged
+ * person when they press the button (opening the link alone never acknowledges: mail scanners follow links).
+ */
+export function AckPage() {
+  const { token = '' } = useParams();
+  const link = useAckLink(token);
+  const ack = useAcknowledgeFromLink(token);
+
+  let body;
+  if (link.isPending) body = <Loading />;
+  else if (link.isError) {
+    const invalid = link.error instanceof ApiError && link.error.status > 0 && link.error.status < 500;
+    body = (
+      <Stack align="center" ta="center" data-testid="ack-invalid">
+        <ThemeIcon size={48} radius="xl" color="gray" variant="light">
+          <IconAlertTriangle />
+        </ThemeIcon>
+        <Title order={3}>{invalid ? link.error.message : 'This page could not be loaded.'}</Title>
+        {invalid ? (
+          <Button component={Link} to="/app/dashboard" variant="light">
+            Go to dashboard
+          </Button>
+        ) : (
+          <Button onClick={() => link.refetch()} variant="light">
+            Retry
+          </Button>
+        )}
+      </Stack>
+    );
+  } else {
+    const a = link.data;
+    const done = ack.isSuccess;
+    const refused = ack.error instanceof ApiError && ack.error.status > 0 && ack.error.status < 500 ? ack.error.message : ack.isError ? PAGING_MSG.ackFailed : null;
+    body = (
+      <Stack gap="md" data-testid="ack-page">
+        <Text size="sm" c="dimmed">
+          {a.tenantName} · paged {a.personName}
+        </Text>
+        <Group gap={6}>
+          <PriorityBadge priority={a.priority} />
+          <StatusBadge status={done ? 'acknowledged' : a.status} />
+        </Group>
+        <Title order={3} className="wrap-anywhere">
+          {a.title}
+        </Title>
+        <Text size="sm" c="dimmed" className="wrap-anywhere">
+          {a.source}
+        </Text>
+        {done ? (
+          <Alert color="green" icon={<IconCheck />} data-testid="ack-done">
+            {ack.data.message}
+          </Alert>
+        ) : refused ? (
+          <Alert color="red" icon={<IconAlertTriangle />} role="alert">
+            {refused}
+          </Alert>
+        ) : !a.usable ? (
+          <Alert color="gray">{PAGING_MSG.ackLinkUsed}</Alert>
+        ) : a.status !== 'new' ? (
+          <Alert color="gray">{PAGING_MSG.ackAlready(a.status)}</Alert>
+        ) : (
+          <Button size="md" leftSection={<IconCheck size={18} />} loading={ack.isPending} onClick={() => ack.mutate()}>
+            Acknowledge
+          </Button>
+        )}
+        <Button component={Link} to={`/app/dashboard?alert=${encodeURIComponent(a.alertId)}`} variant="subtle">
+          Open alert
+        </Button>
+      </Stack>
+    );
+  }
+
+  return (
+    <PublicCardPage>{body}</PublicCardPage>
+  );
+}
