@@ -5,6 +5,7 @@ import type { Deps } from '../../deps.ts';
 import type { DB } from '../../db/database.ts';
 import { JobWorker, systemClock, type Clock } from '../../jobs/job-worker.ts';
 import { createEscalationEngine } from './escalation-engine.ts';
+import { createHandoverNotifier, HANDOVER_JOB } from './handover.ts';
 import { findServerKey, saveServerKey } from './paging.repository.ts';
 import { createTransports, type Transports } from './transports.ts';
 
@@ -46,12 +47,13 @@ async function paging(app: FastifyInstance, opts: PagingOptions) {
   const { deps } = opts;
   const transports = opts.transports ?? createTransports(deps.config, deps.config.vapid!, deps.mailer);
   const engine = createEscalationEngine({ db: deps.db, dialect: deps.dialect, transports, publicUrl: () => deps.config.publicUrl, bus: deps.bus });
+  const handover = createHandoverNotifier({ db: deps.db, transports, publicUrl: () => deps.config.publicUrl, log: app.log });
   const worker = new JobWorker({
     db: deps.db,
     dialect: deps.dialect,
     clock: opts.clock ?? systemClock,
-    handlers: engine.handlers,
-    sweeps: [engine.startPending],
+    handlers: { ...engine.handlers, [HANDOVER_JOB]: handover.handler },
+    sweeps: [engine.startPending, handover.sweep],
     log: app.log,
     pollMs: 500,
   });

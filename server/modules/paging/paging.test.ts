@@ -307,6 +307,40 @@ for (const db of testDatabases()) {
       expect((await stranger.agent.get(`/api/tenants/${owner.tenantId}/reachability`)).statusCode).toBe(404);
     });
 
+    it('tells the incoming primary once, by email, when their shift starts', async () => {
+      const owner = await registerOwner(env.app, { name: 'Day Person' });
+      const night = await addMember(env.deps, env.app, owner.tenantId);
+      const today = new Date().toISOString().slice(0, 10);
+      const shifts = [
+        { startHour: 0, endHour: 12, primaryOnCall: owner.userId, secondaryOnCall: null },
+        { startHour: 12, endHour: 24, primaryOnCall: night.userId, secondaryOnCall: null },
+      ];
+      const created = await owner.agent.post(`/api/tenants/${owner.tenantId}/onCallSchedules`, {
+        name: 'Handover desk',
+        startTime: today,
+        endTime: new Date(Date.now() + 7 * 86_400_000).toISOString().slice(0, 10),
+        timeZone: 'UTC',
+        rotations: Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, shifts])),
+      });
+      expect(created.statusCode).toBe(201);
+      const nightEmail = await emailOf(night.userId);
+      const ownerEmail = await emailOf(owner.userId);
+      nowMs = Date.parse(`${today}T11:30:00Z`);
+      await advance(0);
+      expect(mailsTo(nightEmail)).toHaveLength(0);
+      await advance(30 * MINUTE);
+      expect(mailsTo(nightEmail).map((m) => m.subject)).toEqual(['You are on call now: Handover desk']);
+      expect(mailsTo(nightEmail)[0].text).toContain('Your on-call shift on Handover desk starts now until');
+      await advance(2 * MINUTE);
+      expect(mailsTo(nightEmail)).toHaveLength(1);
+      expect(mailsTo(ownerEmail)).toHaveLength(0);
+      // Midnight hands back to the day person.
+      nowMs = Date.parse(`${today}T23:50:00Z`);
+      await advance(0);
+      await advance(10 * MINUTE);
+      expect(mailsTo(ownerEmail).map((m) => m.subject)).toEqual(['You are on call now: Handover desk']);
+    });
+
     it('notifies subscribers of a matching new alert once, without escalation', async () => {
       const owner = await registerOwner(env.app);
       const subscriber = await addMember(env.deps, env.app, owner.tenantId);

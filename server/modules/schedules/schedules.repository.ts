@@ -162,6 +162,14 @@ export async function loadOnCallInputs(db: DB, tenantId: string, scheduleId: str
   return { spec, overrides, members };
 }
 
+/**
+ * Every tenant's schedules still covering `fromDate` or later (deliberately unscoped: the worker that tells people
+ * their shift starts looks at all of them).
+ */
+export async function unsafeListCurrentSchedules(db: DB, fromDate: string) {
+  return db.selectFrom('oncall_schedules').selectAll().where('end_date', '>=', fromDate).orderBy('tenant_id').execute();
+}
+
 /** Overrides of the tenant's schedules (one, or all when scheduleIds is null) that overlap [from, to). */
 export async function listOverrides(db: DB, tenantId: string, scheduleIds: string[] | null, range: { from?: string; to?: string } = {}) {
   if (scheduleIds && scheduleIds.length === 0) return [];

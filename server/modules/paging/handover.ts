@@ -1,0 +1,73 @@
+import type { DB } from '../../db/database.ts';
+import type { JobHandler } from '../../jobs/job-worker.ts';
+import { enqueueJobs, type NewJob } from '../../jobs/jobs.repository.ts';
+import { listActiveMemberAccounts } from '../members/members.repository.ts';
+import { findPreferences, listPushTargets, toChannelPreferences } from '../profile/profile.repository.ts';
+import { nextHandover } from '../schedules/oncall.ts';
+import { listOverrides, toOverrideSpec, toScheduleSpec, unsafeListCurrentSchedules } from '../schedules/schedules.repository.ts';
+import { whoIsOnCall } from '../schedules/schedules.service.ts';
+import type { Transports } from './transports.ts';
+
+export const HANDOVER_JOB = 'oncall.handover';
+/** How far ahead handovers are scheduled; the sweep runs far more often than this, so none is missed. */
+const HORIZON_MS = 2 * 3600_000;
+/** How often the sweep looks (it reads every current schedule). */
+const SWEEP_EVERY_MS = 60_000;
+
+/**
+ * Tells the incoming primary of a shift, by email and push (by their saved preferences), when their shift starts. A
+ * sweep schedules one job per upcoming handover (unique per schedule, time and person, so every instance may sweep);
+ * the job checks at that moment that the person really is on call (the rotation or an override may have changed).
+ */
+export function createHandoverNotifier(deps: { db: DB; transports: Transports; publicUrl: () => string; log: { warn(o: object, m: string): void } }) {
+  const { db, transports } = deps;
+  let lastSweep = Number.NEGATIVE_INFINITY;
+
+  /** Schedules the handovers of the next two hours; at most once a minute. Returns 0 (nothing for the worker to repeat). */
+  async function sweep(now: Date): Promise<number> {
+    const t = now.getTime();
+    if (t - lastSweep < SWEEP_EVERY_MS && t >= lastSweep) return 0;
+    lastSweep = t;
+    const yesterday = new Date(t - 86_400_000).toISOString().slice(0, 10);
+    const schedules = await unsafeListCurrentSchedules(db, yesterday);
+    const byTenant = new Map<string, typeof schedules>();
+    for (const s of schedules) byTenant.set(s.tenant_id, [...(byTenant.get(s.tenant_id) ?? []), s]);
+    const jobs: NewJob[] = [];
+    for (const [tenantId, list] of byTenant) {
+      const overrides = await listOverrides(db, tenantId, list.map((s) => s.id), { from: now.toISOString(), to: new Date(t + HORIZON_MS).toISOString() });
+      for (const s of list) {
+        const next = nextHandover(toScheduleSpec(s), overrides.filter((o) => o.schedule_id === s.id).map(toOverrideSpec), t, HORIZON_MS);
+        if (!next?.primary) continue;
+        const at = new Date(next.at).toISOString();
+        jobs.push({
+          kind: HANDOVER_JOB,
+          uniqueKey: `handover:${s.id}:${at}:${next.primary}`,
+          tenantId,
+          dueAt: new Date(next.at),
+          payload: { tenantId, scheduleId: s.id, scheduleName: s.name, userId: next.primary, at },
+        });
+      }
+    }
+    await enqueueJobs(db, jobs, now);
+    return 0;
+  }
+
+  const handler: JobHandler = async (_job, { payload }) => {
+    const { tenantId, scheduleId, scheduleName, userId, at } = payload as { tenantId: string; scheduleId: string; scheduleName: string; userId: string; at: string };
+    const on = await whoIsOnCall(db, tenantId, scheduleId, new Date(at));
+    if (on?.primary !== userId) return;
+    const [member] = await listActiveMemberAccounts(db, tenantId, [userId]);
+    if (!member) return;
+    const prefs = toChannelPreferences(await findPreferences(db, userId));
+    const until = on.shiftEndsAt ? ` until ${on.shiftEndsAt.replace('T', ' ').slice(0, 16)} UTC` : '';
+    const title = `You are on call now: ${scheduleName}`;
+    const link = `${deps.publicUrl()}/app/profile`;
+    if (prefs.email.enabled) await transports.email({ to: member.email, subject: title, text: `Your on-call shift on ${scheduleName} starts now${until}.\n\nYour shifts: ${link}` });
+    if (prefs.push.enabled) {
+      const payloadText = JSON.stringify({ title, body: `Shift on ${scheduleName}${until}`, url: link });
+      for (const target of await listPushTargets(db, userId)) await transports.push(target, payloadText).catch((err: unknown) => deps.log.warn({ err }, 'handover push failed'));
+    }
+  };
+
+  return { sweep, handler };
+}
