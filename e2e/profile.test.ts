@@ -105,6 +105,8 @@ describe.skipIf(!chromiumAvailable())('profile and settings in Chromium', () => 
     await page.goto(`${server.url}/app/profile?tab=notifications`);
     const form = page.getByTestId('preferences-form');
     await expect.poll(() => form.isVisible()).toBe(true);
+    // No SMS provider on this server: the SMS section says so.
+    await expect.poll(() => page.getByTestId('sms-not-configured').isVisible()).toBe(true);
     // Spec section 9 defaults.
     expect(await page.getByRole('switch', { name: 'Email notifications' }).isChecked()).toBe(true);
     expect(await page.getByRole('checkbox', { name: 'Alert notifications' }).isChecked()).toBe(true);

@@ -38,6 +38,20 @@ export function toPolicy(row: PolicyRow): EscalationPolicy {
   };
 }
 
+/** Takes a deleted schedule off every level of the tenant's policies that named it (in the deleting transaction). */
+export async function removeScheduleFromPolicies(trx: DB, tenantId: string, scheduleId: string, at: string): Promise<number> {
+  const rows = await listPolicies(trx, tenantId);
+  let changed = 0;
+  for (const row of rows) {
+    const levels = (['level_1', 'level_2', 'level_3'] as const).map((k) => [k, parseJson<Partial<Level1>>(row[k], {})] as const);
+    if (!levels.some(([, l]) => l.scheduleIds?.includes(scheduleId))) continue;
+    const set = Object.fromEntries(levels.map(([k, l]) => [k, JSON.stringify({ ...l, scheduleIds: (l.scheduleIds ?? []).filter((id) => id !== scheduleId) })]));
+    await trx.updateTable('escalation_policies').set({ ...set, updated_at: at }).where('tenant_id', '=', tenantId).where('id', '=', row.id).execute();
+    changed++;
+  }
+  return changed;
+}
+
 /** A tenant's policies: the default first, then by name. */
 export async function listPolicies(db: DB, tenantId: string): Promise<PolicyRow[]> {
   return db

@@ -220,6 +220,28 @@ for (const db of testDatabases()) {
       expect(d.timeline.find((e: { kind: string }) => e.kind === 'escalated').detail.names).toHaveLength(2);
     });
 
+    it('takes a deleted schedule off the policies that named it, in the same transaction', async () => {
+      const owner = await registerOwner(env.app);
+      const today = new Date().toISOString().slice(0, 10);
+      const allDay = [{ startHour: 0, endHour: 24, primaryOnCall: owner.userId, secondaryOnCall: null }];
+      const schedule = await owner.agent.post(`/api/tenants/${owner.tenantId}/onCallSchedules`, {
+        name: 'Doomed',
+        startTime: today,
+        endTime: new Date(Date.now() + 9 * 86_400_000).toISOString().slice(0, 10),
+        rotations: Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((d) => [d, allDay])),
+      });
+      const policy = await owner.agent.post(`/api/tenants/${owner.tenantId}/escalationPolicies`, {
+        name: 'Uses it',
+        level_1: { userIds: [owner.userId], scheduleIds: [schedule.data.id] },
+        level_3: { scheduleIds: [schedule.data.id] },
+      });
+      expect(policy.data.level_3.scheduleIds).toEqual([schedule.data.id]);
+      expect((await owner.agent.request('DELETE', `/api/tenants/${owner.tenantId}/onCallSchedules/${schedule.data.id}`)).statusCode).toBe(200);
+      const after = (await owner.agent.get(`/api/tenants/${owner.tenantId}/escalationPolicies/${policy.data.id}`)).data;
+      expect([after.level_1.scheduleIds, after.level_2.scheduleIds, after.level_3.scheduleIds]).toEqual([[], [], []]);
+      expect(after.level_1.userIds).toEqual([owner.userId]);
+    });
+
     it('retries a failed email with backoff and records a permanent failure at once', async () => {
       const { owner, integration } = await setup();
       const ownerEmail = await emailOf(owner.userId);

@@ -21,6 +21,7 @@ import { findTenantForUser, lockTenant } from '../tenants/tenants.repository.ts'
 import { nextHandover, onCallAt, pieces, timeline, type OverrideSpec } from './oncall.ts';
 import * as repo from './schedules.repository.ts';
 import { canCreateOverride, canDeleteOverride } from './schedules.policy.ts';
+import { removeScheduleFromPolicies } from '../escalation/escalation-policies.repository.ts';
 
 const DAY_MS = 86_400_000;
 /** How far ahead "next handover" looks: a week of rotation and a day more. */
@@ -90,7 +91,13 @@ export async function updateSchedule(db: DB, ctx: TenantContext, id: string, inp
 
 export async function deleteSchedule(db: DB, ctx: TenantContext, id: string) {
   authorize(ctx, 'manageEscalation', SCHEDULE_MSG.manageForbidden);
-  if (!(await repo.deleteSchedule(db, ctx.tenant.id, id))) throw scheduleNotFound();
+  // Policies that page its people stop naming it in the same transaction (as a deleted policy leaves its integrations).
+  const deleted = await db.transaction().execute(async (trx) => {
+    if (!(await repo.deleteSchedule(trx, ctx.tenant.id, id))) return false;
+    await removeScheduleFromPolicies(trx, ctx.tenant.id, id, new Date().toISOString());
+    return true;
+  });
+  if (!deleted) throw scheduleNotFound();
 }
 
 /**

@@ -15,6 +15,7 @@ import { LoadError, NoTenant } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useClientChoices } from '../../../lib/client-choices.ts';
+import { useServerConfig } from '../../../lib/server-config.ts';
 import { useNotificationPreferences } from '../api/notification-preferences.ts';
 import { useSaveNotificationPreferences } from '../api/save-notification-preferences.ts';
 import { BrowserNotificationsCard } from './BrowserNotificationsCard.tsx';
@@ -43,6 +44,7 @@ const normalizePhone = (s: string) => s.trim().replace(/[\s().-]/g, '');
 
 function PreferencesForm({ tenantId, tenantName, initial }: { tenantId: string; tenantName: string; initial: NotificationPreferencesResponse }) {
   const [email, setEmail] = useState(initial.email);
+  const serverConfig = useServerConfig();
   const [sms, setSms] = useState(initial.sms);
   const [push, setPush] = useState(initial.push);
   const [phone, setPhone] = useState(initial.phoneNumber ?? '');
@@ -108,6 +110,11 @@ function PreferencesForm({ tenantId, tenantName, initial }: { tenantId: string; 
         <Paper withBorder radius="md" p="lg">
           <Stack gap="sm" maw={560}>
             <Title order={4}>SMS</Title>
+            {serverConfig.data && !serverConfig.data.smsEnabled && (
+              <Alert color="gray" variant="light" p="xs" data-testid="sms-not-configured">
+                SMS is not configured on this server yet: pages are sent by email and push until an administrator sets it up.
+              </Alert>
+            )}
             <Switch
               label="SMS notifications"
               checked={sms.enabled}
