@@ -262,6 +262,9 @@ describe.skipIf(!chromiumAvailable())('escalation policies in Chromium', () => {
     const policyOfIntegration = async () =>
       (await server.deps.db.selectFrom('integrations').select('escalation_policy_id').where('tenant_id', '=', tenantId).executeTakeFirst())?.escalation_policy_id;
     await expect.poll(policyOfIntegration).toBe(backups.id);
+    // Its card says who is paged for it (after the key-reveal dialog is closed).
+    await dark.page.keyboard.press('Escape');
+    await expect.poll(() => dark.page.getByTestId('integration-policy').innerText()).toBe('Escalation: Backups');
     await dark.context.close();
 
     const phone = await newPage(browser, { width: 390, height: 844 });

@@ -4,7 +4,7 @@ import type { Integration } from '../../../../../contract/integrations.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 
 /** One integration key: its name and state, what it is bound to, when it was made and last used, and its actions. */
-export function IntegrationCard({ integration, onEdit, onRotate, onRevoke, onTest, testing }: { integration: Integration; onEdit: () => void; onRotate: () => void; onRevoke: () => void; onTest: () => void; testing: boolean }) {
+export function IntegrationCard({ integration, policyName, onEdit, onRotate, onRevoke, onTest, testing }: { integration: Integration; policyName: string | null; onEdit: () => void; onRotate: () => void; onRevoke: () => void; onTest: () => void; testing: boolean }) {
   const active = integration.status === 'active';
   return (
     <Paper withBorder p="md" radius="md" data-testid="integration-card" style={{ opacity: active ? 1 : 0.7 }}>
@@ -34,13 +34,18 @@ export function IntegrationCard({ integration, onEdit, onRotate, onRevoke, onTes
           </Group>
         )}
       </Group>
-      <SimpleGrid cols={{ base: 1, sm: 2, lg: 4 }} spacing="xs" verticalSpacing={4} mt="xs">
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: policyName ? 5 : 4 }} spacing="xs" verticalSpacing={4} mt="xs">
         <Text size="sm" c="dimmed">
           Key <Code>{integration.keyPrefix}…</Code>
         </Text>
         <Text size="sm" c="dimmed">
           Client: {integration.clientName ?? 'none'}
         </Text>
+        {policyName && (
+          <Text size="sm" c="dimmed" data-testid="integration-policy">
+            Escalation: {policyName}
+          </Text>
+        )}
         <Text size="sm" c="dimmed">
           Created {formatDateTime(integration.createdAt)}
           {integration.createdByName ? ` by ${integration.createdByName}` : ''}

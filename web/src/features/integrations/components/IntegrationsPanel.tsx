@@ -14,13 +14,22 @@ import { useSendTestAlert } from '../api/send-test-alert.ts';
 import { IntegrationCard } from './IntegrationCard.tsx';
 import { IntegrationFormModal } from './IntegrationFormModal.tsx';
 import { KeyRevealModal } from './KeyRevealModal.tsx';
+import { useEscalationPolicyChoices, type EscalationPolicyChoice } from '../../../lib/escalation-policy-choices.ts';
 
 /** Integration keys of a tenant (Tenant Admin shows this as its Integrations tab). */
+/** Who is paged for the key's alerts, as its card says it: its own policy, else what applies without one. */
+function policyNameOf(policyId: string | null, choices: EscalationPolicyChoice[] | undefined): string | null {
+  if (!choices) return null;
+  if (policyId) return choices.find((p) => p.id === policyId)?.name ?? 'Unknown policy';
+  return 'client’s policy or the default';
+}
+
 export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
   const list = useIntegrations(tenantId);
   const rotate = useRotateIntegrationKey(tenantId);
   const revoke = useRevokeIntegration(tenantId);
   const test = useSendTestAlert(tenantId);
+  const policies = useEscalationPolicyChoices(tenantId);
   const [form, setForm] = useState<{ editing: Integration | null } | null>(null);
   const [revealed, setRevealed] = useState<IntegrationWithKey | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'rotate' | 'revoke'; integration: Integration } | null>(null);
@@ -58,6 +67,7 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
           <IntegrationCard
             key={i.id}
             integration={i}
+            policyName={policyNameOf(i.escalationPolicyId, policies.data)}
             testing={test.isPending && test.variables === i.id}
             onEdit={() => setForm({ editing: i })}
             onRotate={() => setConfirm({ kind: 'rotate', integration: i })}
