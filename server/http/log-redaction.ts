@@ -2,8 +2,11 @@ import type { FastifyRequest } from 'fastify';
 
 export const REDACTED = '[redacted]';
 
-/** Path segments that carry a secret: an integration key (ingestion URLs), an invitation token (API and page), a calendar feed's secret. */
-const SECRET_SEGMENT = /(\/(?:ingest\/(?:alertmanager|events)|v2\/enqueue|invitations|calendarFeeds)\/)[^/?#]+/gi;
+/**
+ * Path segments that carry a secret: an integration key (ingestion URLs), an invitation token (API and page), a
+ * calendar feed's secret, an acknowledge link's token (API and page).
+ */
+const SECRET_SEGMENT = /(\/(?:ingest\/(?:alertmanager|events)|v2\/enqueue|invitations|calendarFeeds|ack)\/)[^/?#]+/gi;
 /** Query parameters that carry a secret: reset and invitation tokens, OIDC codes and state, keys sent as parameters. */
 const SECRET_PARAM = /^(?:token|code|state|key|routing_key|integration_key|api_key|apikey|password|secret|access_token|id_token|refresh_token|session)$/i;
 

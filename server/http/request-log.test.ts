@@ -69,6 +69,8 @@ for (const db of testDatabases()) {
       await app.inject({ method: 'GET', url: `/api/invitations/${token}` });
       await app.inject({ method: 'POST', url: `/api/invitations/${token}/accept`, headers: { 'content-type': 'application/json', origin: 'http://localhost:3000' }, payload: '{}' });
       await app.inject({ method: 'GET', url: `/invitations/${token}` });
+      await app.inject({ method: 'GET', url: `/ack/${token}` });
+      await app.inject({ method: 'GET', url: `/api/ack/${token}` });
       await app.inject({ method: 'GET', url: `/reset-password?token=${token}&welcome=1` });
       await app.inject({ method: 'GET', url: `/api/auth/oidc/callback?code=${code}&state=${token}` });
       await app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${key}`, cookie: `alertdesk_session=${token}` } });
@@ -86,6 +88,8 @@ for (const db of testDatabases()) {
           '/api/invitations/[redacted]',
           '/api/invitations/[redacted]/accept',
           '/invitations/[redacted]',
+          '/ack/[redacted]',
+          '/api/ack/[redacted]',
           '/reset-password?token=[redacted]&welcome=1',
           '/api/auth/oidc/callback?code=[redacted]&state=[redacted]',
           '/api/ingest/events?routing_key=[redacted]',
