@@ -47,6 +47,7 @@ export class JobWorker {
   private running: Promise<void> | null = null;
   private stopped = true;
   private again = false;
+  private failing = false;
 
   constructor(private readonly opts: JobWorkerOptions) {
     this.clock = opts.clock ?? systemClock;
@@ -88,11 +89,15 @@ export class JobWorker {
           this.again = false;
           await this.runDue();
         } while (this.again && !this.stopped);
+        if (this.failing) this.opts.log.warn({}, 'job worker is running again');
+        this.failing = false;
         const next = await nextDueAt(this.opts.db);
         if (next) sleep = Math.max(0, Math.min(sleep, next.getTime() - this.clock().getTime()));
       } catch (err) {
-        // The database may be away: try again at the next poll.
-        this.opts.log.warn({ err }, 'job worker pass failed');
+        // The database may be away: say so once per outage, and look again every 5 s until it is back.
+        if (!this.failing) this.opts.log.warn({ err }, 'job worker pass failed; retrying every 5 s');
+        this.failing = true;
+        sleep = 5_000;
       }
       this.running = null;
       this.schedule(sleep);
