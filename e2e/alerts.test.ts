@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
 import { ALERT_MSG } from '../contract/alerts.ts';
 import { INTEGRATION_MSG } from '../contract/integrations.ts';
-import { chromiumAvailable, newPage, registerThroughWizard, screenshot, type E2EServer, withServerAndBrowser } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, type E2EServer, withServerAndBrowser, signIn } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 
 /** A second person: registered through the API, then made an active member of the tenant (as an accepted invitation would). */
@@ -35,13 +35,6 @@ async function send(server: E2EServer, path: string, body: unknown, key?: string
   return res.json();
 }
 
-async function signIn(page: Page, url: string, email: string, password: string) {
-  await page.goto(`${url}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL('**/app/dashboard');
-}
 
 const card = (page: Page, title: string) => page.getByTestId('alert-card').filter({ hasText: title });
 const count = (page: Page, key: string) => page.getByTestId(`stat-${key}-count`).innerText();

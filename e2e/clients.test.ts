@@ -3,20 +3,13 @@ import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
 import { CLIENT_MSG } from '../contract/clients.ts';
 import { MSG } from '../contract/messages.ts';
-import { chromiumAvailable, launchBrowser, newPage, registerThroughWizard, screenshot, startServer, type E2EServer } from './support.ts';
+import { chromiumAvailable, launchBrowser, newPage, registerThroughWizard, screenshot, startServer, type E2EServer, signIn } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 
 /** A required field's label: Mantine adds a ' *' that getByLabel reads as part of the text. */
 const REQUIRED = (label: string) => new RegExp(`^${label}( \\*)?$`);
 const LIST_URL = /\/api\/tenants\/[^/]+\/clients(\?.*)?$/;
 
-async function signIn(page: Page, baseUrl: string, email: string, password: string) {
-  await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL('**/app/dashboard');
-}
 
 /** Creates clients through the API from inside the page, with the page's own session. */
 async function seedClients(page: Page, clients: Array<Record<string, unknown>>) {

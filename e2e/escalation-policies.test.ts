@@ -1,29 +1,16 @@
-import path from 'node:path';
 import { describe, expect, it, vi } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { ESCALATION_MSG, ESCALATION_TIMING_HELP } from '../contract/escalation.ts';
 import { MSG } from '../contract/messages.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
-import { chromiumAvailable, newPage, registerThroughWizard, screenshot, withServerAndBrowser, type E2EServer } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, withServerAndBrowser, type E2EServer, signIn, settledShot } from './support.ts';
 
 /** A required field's label: Mantine adds a ' *' that getByLabel reads as part of the text. */
 const REQUIRED = (label: string) => new RegExp(`^${label}( \\*)?$`);
 const LIST_URL = /\/api\/tenants\/[^/]+\/escalationPolicies$/;
 const ONE_URL = /\/api\/tenants\/[^/]+\/escalationPolicies\/[^/?]+$/;
 
-async function signIn(page: Page, baseUrl: string, email: string, password: string) {
-  await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL('**/app/dashboard');
-}
 
-/** A modal's screenshot after its opening transition, of the viewport only. */
-async function settledShot(page: Page, name: string) {
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: path.resolve(import.meta.dirname, 'screenshots', `${name}.png`) });
-}
 
 /** Picks an option of a MultiSelect inside `scope`, found by its label. */
 async function pick(page: Page, scope: ReturnType<Page['getByTestId']>, label: string, option: string) {

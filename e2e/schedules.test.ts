@@ -1,9 +1,8 @@
 import { describe, expect, it, vi } from 'vitest';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
-import { chromiumAvailable, newPage, registerThroughWizard, screenshot, withServerAndBrowser, type E2EServer } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, withServerAndBrowser, type E2EServer, signIn, settledShot } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 import { insertMember } from '../server/modules/members/members.repository.ts';
 import { hashPassword } from '../server/modules/auth/password.ts';
@@ -12,19 +11,7 @@ const PASSWORD = 'secret123';
 
 const SCHEDULES_URL = '/app/escalation-policies?tab=schedules';
 
-async function signIn(page: Page, baseUrl: string, email: string, password: string) {
-  await page.goto(`${baseUrl}/login`);
-  await page.getByLabel('Email').fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-  await page.waitForURL('**/app/dashboard');
-}
 
-/** A modal's screenshot of the viewport, after its opening transition. */
-async function settledShot(page: Page, name: string) {
-  await page.waitForTimeout(400);
-  await page.screenshot({ path: path.resolve(import.meta.dirname, 'screenshots', `${name}.png`) });
-}
 
 /** Another person with an account, made an active member of the tenant (as an accepted invitation would). */
 async function addPerson(server: E2EServer, tenantId: string, displayName: string) {

@@ -80,6 +80,22 @@ export async function screenshot(page: Page, name: string) {
   await page.screenshot({ path: path.join(SHOTS, `${name}.png`), fullPage: true });
 }
 
+/** Signs in through the sign-in screen as a person would and waits for the dashboard. */
+export async function signIn(page: Page, baseUrl: string, email: string, password: string) {
+  await page.goto(`${baseUrl}/login`);
+  await page.getByLabel('Email').fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign In', exact: true }).click();
+  await page.waitForURL('**/app/dashboard');
+}
+
+/** A screenshot of the viewport only (a modal above the page), after the modal's opening transition. */
+export async function settledShot(page: Page, name: string) {
+  await page.waitForTimeout(400);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${name}.png`) });
+}
+
 /** Registers through the wizard as a person would; returns the credentials used. */
 export async function registerThroughWizard(page: Page, baseUrl: string, opts: { name?: string; email: string; password?: string; org?: string }) {
   const password = opts.password ?? 'secret123';

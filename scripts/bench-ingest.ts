@@ -5,18 +5,17 @@
 // against 202 answers, and the ratio to a bare Fastify route that validates and inserts one row.
 import { fork, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { loadConfig, type Config } from '../server/config.ts';
 import { buildApp } from '../server/app.ts';
 import { openDatabase } from '../server/db/database.ts';
 import { PagerDutyAccepted, PagerDutyEvent } from '../contract/integrations.ts';
+import { freshDatabase } from './bench-db.ts';
 
 const { values: args } = parseArgs({
   options: { seconds: { type: 'string', default: '8' }, concurrency: { type: 'string', default: '64' }, keys: { type: 'string', default: '8' } },
@@ -61,24 +60,6 @@ class LoadGenerator {
 interface Target {
   name: 'sqlite' | 'postgres';
   url: string;
-}
-
-function freshDatabase(target: Target) {
-  if (target.name === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-bench-'));
-    return { url: path.join(dir, 'bench.db'), schema: null as string | null, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
-  const schema = `bench_${Date.now().toString(36)}_${randomUUID().slice(0, 8)}`;
-  return {
-    url: target.url,
-    schema,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: target.url });
-      await c.connect();
-      await c.query(`drop schema if exists "${schema}" cascade`);
-      await c.end();
-    },
-  };
 }
 
 const ok = (r: PhaseResult) => r.statuses['202'] ?? 0;

@@ -4,13 +4,9 @@
 // TEST_DATABASE_URL is set, in a schema of its own). Then times who-is-on-call at random moments of the next 30 days:
 // the function the escalation engine calls (whoIsOnCall: the schedule, its overrides, the people's membership,
 // Luxon), and the two HTTP endpoints through app.inject (session, membership check, validation, queries, serialisation).
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import pg from 'pg';
 import { loadConfig, type Config } from '../server/config.ts';
 import { buildApp } from '../server/app.ts';
 import type { DB } from '../server/db/database.ts';
@@ -18,6 +14,7 @@ import { insertMember } from '../server/modules/members/members.repository.ts';
 import { scheduleColumns } from '../server/modules/schedules/schedules.repository.ts';
 import { whoIsOnCall } from '../server/modules/schedules/schedules.service.ts';
 import { ScheduleInput, WEEKDAY_KEYS } from '../contract/schedules.ts';
+import { freshDatabase } from './bench-db.ts';
 
 const TARGET_MS = 2;
 const SCHEDULES = 50;
@@ -25,24 +22,6 @@ const OVERRIDES = 200;
 const MEMBERS = 12;
 const { values } = parseArgs({ options: { iterations: { type: 'string', default: '2000' } } });
 const ITERATIONS = Number(values.iterations);
-
-function freshDatabase(target: { name: 'sqlite' | 'postgres'; url: string }) {
-  if (target.name === 'sqlite') {
-    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-bench-'));
-    return { url: path.join(dir, 'bench.db'), schema: null as string | null, drop: async () => fs.rmSync(dir, { recursive: true, force: true }) };
-  }
-  const schema = `bench_${Date.now().toString(36)}_${randomUUID().slice(0, 8)}`;
-  return {
-    url: target.url,
-    schema,
-    drop: async () => {
-      const c = new pg.Client({ connectionString: target.url });
-      await c.connect();
-      await c.query(`drop schema if exists "${schema}" cascade`);
-      await c.end();
-    },
-  };
-}
 
 async function bench(target: { name: 'sqlite' | 'postgres'; url: string }): Promise<boolean> {
   const store = freshDatabase(target);
