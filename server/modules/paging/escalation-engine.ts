@@ -11,7 +11,7 @@ import { enqueueJobs, type NewJob } from '../../jobs/jobs.repository.ts';
 import type { AlertBus } from '../alerts/alert-bus.ts';
 import { findPolicy, toPolicy } from '../escalation/escalation-policies.repository.ts';
 import { policyForAlert } from '../escalation/escalation-policies.service.ts';
-import { findPreferences, listPushTargets, listPushTokens, deletePushToken, toChannelPreferences } from '../profile/profile.repository.ts';
+import { findPreferences, listPushTargets, deletePushToken, toChannelPreferences } from '../profile/profile.repository.ts';
 import { whoIsOnCall } from '../schedules/schedules.service.ts';
 import { listActiveMemberAccounts } from '../members/members.repository.ts';
 import {
@@ -215,18 +215,20 @@ export function createEscalationEngine(deps: EngineDeps) {
     return { token, url: `${deps.publicUrl()}/ack/${token}` };
   }
 
-  /** Why a person cannot be reached on a channel, or null when they can. */
-  async function unreachable(p: DeliverPayload, alert: PagedAlert): Promise<string | null> {
+  /**
+   * How to reach a person on a channel (their phone number, their browsers' push subscriptions), read once per
+   * delivery; `why` says why they cannot be reached there, null when they can.
+   */
+  async function reach(p: DeliverPayload, alert: PagedAlert) {
     const prefs = toChannelPreferences(await findPreferences(db, p.userId));
-    if (p.channel === 'email') return prefs.email.enabled && prefs.email.alertNotifications ? null : PAGING_MSG.emailOff;
-    if (p.channel === 'push') {
-      if (!prefs.push.enabled) return PAGING_MSG.pushOff;
-      return (await listPushTokens(db, p.userId)).length ? null : PAGING_MSG.noPushSubscription;
-    }
-    if (!transports.sms) return PAGING_MSG.smsNotConfigured;
-    if (!prefs.sms.enabled) return PAGING_MSG.smsOff;
-    if (!prefs.sms.alertTypes.includes(alert.priority as AlertPriority)) return PAGING_MSG.smsPriorityOff(alert.priority);
-    return prefs.phoneNumber ? null : PAGING_MSG.noPhoneNumber;
+    const targets = p.channel === 'push' && prefs.push.enabled ? await listPushTargets(db, p.userId) : [];
+    const out = (why: string | null) => ({ why, phoneNumber: prefs.phoneNumber, targets });
+    if (p.channel === 'email') return out(prefs.email.enabled && prefs.email.alertNotifications ? null : PAGING_MSG.emailOff);
+    if (p.channel === 'push') return out(!prefs.push.enabled ? PAGING_MSG.pushOff : targets.length ? null : PAGING_MSG.noPushSubscription);
+    if (!transports.sms) return out(PAGING_MSG.smsNotConfigured);
+    if (!prefs.sms.enabled) return out(PAGING_MSG.smsOff);
+    if (!prefs.sms.alertTypes.includes(alert.priority as AlertPriority)) return out(PAGING_MSG.smsPriorityOff(alert.priority));
+    return out(prefs.phoneNumber ? null : PAGING_MSG.noPhoneNumber);
   }
 
   const deliver: JobHandler = async (_job: JobsTable, ctx: JobContext) => {
@@ -254,7 +256,8 @@ export function createEscalationEngine(deps: EngineDeps) {
         });
       });
     };
-    const why = await unreachable(p, alert);
+    const contact = await reach(p, alert);
+    const { why } = contact;
     // Subscriptions notify by every channel the person has on; a channel they have off is no news for the timeline.
     if (why && p.step === 'subscription') {
       await finishAttempt(db, row.id, { outcome: 'skipped', reason: why, tries }, at());
@@ -262,7 +265,7 @@ export function createEscalationEngine(deps: EngineDeps) {
     }
     if (why) return record('skipped', why);
     try {
-      const providerId = await send(p, alert, member, now);
+      const providerId = await send(p, alert, member, contact, now);
       await record('sent', null, providerId);
     } catch (err) {
       const e = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, false);
@@ -274,7 +277,13 @@ export function createEscalationEngine(deps: EngineDeps) {
     }
   };
 
-  async function send(p: DeliverPayload, alert: PagedAlert, member: { email: string; display_name: string }, now: Date): Promise<string | null> {
+  async function send(
+    p: DeliverPayload,
+    alert: PagedAlert,
+    member: { email: string; display_name: string },
+    contact: Awaited<ReturnType<typeof reach>>,
+    now: Date,
+  ): Promise<string | null> {
     const link = await ackLink(p, now);
     const openUrl = `${deps.publicUrl()}/app/dashboard?alert=${encodeURIComponent(alert.id)}`;
     const priority = alert.priority.toUpperCase();
@@ -303,7 +312,7 @@ export function createEscalationEngine(deps: EngineDeps) {
       let sent: string | null = null;
       let lastError: DeliveryError | null = null;
       let delivered = 0;
-      for (const target of await listPushTargets(db, p.userId)) {
+      for (const target of contact.targets) {
         try {
           sent = (await transports.push(target, payload)).providerId ?? sent;
           delivered++;
@@ -316,8 +325,7 @@ export function createEscalationEngine(deps: EngineDeps) {
       if (delivered === 0) throw lastError ?? new DeliveryError(PAGING_MSG.noPushSubscription, true);
       return sent;
     }
-    const prefs = toChannelPreferences(await findPreferences(db, p.userId));
-    return (await transports.sms!(prefs.phoneNumber!, smsText(priority, alert.title, link.url))).providerId;
+    return (await transports.sms!(contact.phoneNumber!, smsText(priority, alert.title, link.url))).providerId;
   }
 
   return { startPending, handlers: { [JOB.step]: step, [JOB.overdue]: overdue, [JOB.deliver]: deliver } as Record<string, JobHandler> };
