@@ -400,4 +400,90 @@ export interface PagingTables {
   server_keys: ServerKeysTable;
 }
 
-export interface Database extends CoreTables, MembersProfileTables, AlertTables, SystemTables, EscalationTables, OnCallTables, PagingTables {}
+// --- Tables of issue 13 (approval workflows, migration 0010). ---
+export interface ApprovalPoliciesTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  description: string;
+  type: string;
+  active: number;
+  /** JSON text: [{level, approvers, timeToExpire}]. */
+  levels: string;
+  auto_reject_on_expire: number;
+  notify_on_create: number;
+  notify_on_update: number;
+  delegation_enabled: number;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApprovalRequestsTable {
+  id: string;
+  tenant_id: string;
+  policy_id: string;
+  title: string;
+  description: string;
+  type: string;
+  status: string;
+  created_by: string;
+  requested_by_name: string;
+  requested_by_email: string;
+  current_level: number;
+  /** JSON text: [{level, approvers, status, approvedBy, approvedAt, comments, timeToExpire}]. */
+  levels: string;
+  expires_at: string | null;
+  /** JSON text of an object. */
+  metadata: string;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApprovalApproversTable {
+  request_id: string;
+  tenant_id: string;
+  user_id: string;
+}
+
+export interface ApprovalHistoryTable {
+  id: string;
+  tenant_id: string;
+  request_id: string;
+  seq: number;
+  at: string;
+  action: string;
+  actor_id: string | null;
+  level: string | null;
+  comment: string | null;
+  target_id: string | null;
+}
+
+export interface ApprovalAttachmentsTable {
+  id: string;
+  tenant_id: string;
+  request_id: string;
+  filename: string;
+  content_type: string;
+  size: number;
+  position: number;
+  created_at: string;
+}
+
+export interface ApprovalAttachmentChunksTable {
+  attachment_id: string;
+  seq: number;
+  data: Buffer;
+}
+
+export interface ApprovalTables {
+  approval_policies: ApprovalPoliciesTable;
+  approval_requests: ApprovalRequestsTable;
+  approval_approvers: ApprovalApproversTable;
+  approval_history: ApprovalHistoryTable;
+  approval_attachments: ApprovalAttachmentsTable;
+  approval_attachment_chunks: ApprovalAttachmentChunksTable;
+}
+
+export interface Database extends CoreTables, MembersProfileTables, AlertTables, SystemTables, EscalationTables, OnCallTables, PagingTables, ApprovalTables {}

@@ -53,6 +53,11 @@ export class JobWorker {
     this.clock = opts.clock ?? systemClock;
   }
 
+  /** True between `start()` and `stop()` (readiness: this instance runs its share of the jobs). */
+  get isRunning(): boolean {
+    return !this.stopped;
+  }
+
   start() {
     this.stopped = false;
     this.schedule(0);
@@ -63,6 +68,11 @@ export class JobWorker {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.running;
+  }
+
+  /** Adds the handler of a kind of job (a module with timed work of its own registers it at start). */
+  handle(kind: string, handler: JobHandler) {
+    this.opts.handlers[kind] = handler;
   }
 
   /** Starts a pass as soon as possible (new work was added). */

@@ -52,6 +52,8 @@ self.addEventListener('notificationclick', (event) => {
   event.waitUntil(
     self.clients.matchAll({ type: 'window', includeUncontrolled: true }).then((clients) => {
       for (const client of clients) {
+        // An alert opens in the app already open; anything else (an approval request) is a page to go to.
+        if (!alertId && url && 'navigate' in client) return client.focus().then((c) => c.navigate(url));
         client.postMessage({ type: 'NOTIFICATION_CLICK', alertId });
         if ('focus' in client) return client.focus();
       }

@@ -3,10 +3,11 @@ import pg from 'pg';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
 import type { AlertChange } from '../../../contract/alerts.ts';
+import type { ApprovalChange } from '../../../contract/approvals.ts';
 import type { DB, Dialect } from '../../db/database.ts';
 
 /** What a live-stream subscriber receives: an alert that changed, or "you may have missed events, reload". */
-export type BusMessage = { type: 'alert'; change: AlertChange } | { type: 'resync' };
+export type BusMessage = { type: 'alert'; change: AlertChange } | { type: 'approval'; change: ApprovalChange } | { type: 'resync' };
 type Listener = (msg: BusMessage) => void;
 
 /** Someone lost access: a user (signed out, password changed, deleted), a member of a tenant, or a whole tenant. */
@@ -20,6 +21,8 @@ type Revoker = (notice: AccessNotice) => void;
  */
 export interface AlertBus {
   publish(tenantId: string, change: AlertChange): void;
+  /** An approval request of the tenant changed: its viewers reload what they show. */
+  publishApproval(tenantId: string, change: ApprovalChange): void;
   subscribe(tenantId: string, listener: Listener): () => void;
   /** Tells every instance to forget what it cached about these integrations (revoked, rotated, re-bound). */
   invalidateIntegrations(ids: string[]): void;
@@ -83,6 +86,9 @@ class MemoryBus implements AlertBus {
   publish(tenantId: string, change: AlertChange) {
     this.local.deliver(tenantId, { type: 'alert', change });
   }
+  publishApproval(tenantId: string, change: ApprovalChange) {
+    this.local.deliver(tenantId, { type: 'approval', change });
+  }
   subscribe(tenantId: string, listener: Listener) {
     return this.local.subscribe(tenantId, listener);
   }
@@ -113,6 +119,8 @@ interface Wire {
   v?: string[];
   /** Access revoked: streams to re-check. */
   r?: AccessNotice[];
+  /** Approval request changes: [tenantId, change]. */
+  a?: Array<[string, ApprovalChange]>;
 }
 
 class PostgresBus implements AlertBus {
@@ -122,6 +130,7 @@ class PostgresBus implements AlertBus {
   private pending: Array<[string, AlertChange]> = [];
   private pendingInvalidations: string[] = [];
   private pendingRevocations: AccessNotice[] = [];
+  private pendingApprovals: Array<[string, ApprovalChange]> = [];
   private flushing = false;
   private scheduled = false;
   private listener: pg.Client | null = null;
@@ -196,6 +205,13 @@ class PostgresBus implements AlertBus {
     if (wire.v?.length) this.local.invalidate(wire.v);
     if (wire.r) for (const notice of wire.r) this.local.revoke(notice);
     if (wire.e) for (const [tenantId, change] of wire.e) this.local.deliver(tenantId, { type: 'alert', change });
+    if (wire.a) for (const [tenantId, change] of wire.a) this.local.deliver(tenantId, { type: 'approval', change });
+  }
+
+  publishApproval(tenantId: string, change: ApprovalChange) {
+    this.local.deliver(tenantId, { type: 'approval', change });
+    this.pendingApprovals.push([tenantId, change]);
+    this.schedule();
   }
 
   publish(tenantId: string, change: AlertChange) {
@@ -233,7 +249,7 @@ class PostgresBus implements AlertBus {
     if (this.flushing) return;
     this.flushing = true;
     try {
-      while (this.pending.length || this.pendingInvalidations.length || this.pendingRevocations.length) {
+      while (this.pending.length || this.pendingInvalidations.length || this.pendingRevocations.length || this.pendingApprovals.length) {
         const payloads = this.takePayloads();
         for (const p of payloads) {
           try {
@@ -257,6 +273,10 @@ class PostgresBus implements AlertBus {
     // Revocations are small (two ids each); a burst of them is cut into payloads that fit.
     while (this.pendingRevocations.length) {
       out.push(JSON.stringify({ i: this.instance, r: this.pendingRevocations.splice(0, 50) } satisfies Wire));
+    }
+    // Approval changes are small (an id, a status, a time) and rare: 40 per payload stays far under the limit.
+    while (this.pendingApprovals.length) {
+      out.push(JSON.stringify({ i: this.instance, a: this.pendingApprovals.splice(0, 40) } satisfies Wire));
     }
     let batch: Array<[string, AlertChange]> = [];
     let size = 60;

@@ -64,6 +64,7 @@ export class AlertStreams {
     };
     const unsubscribe = this.bus.subscribe(ctx.tenant.id, (msg: BusMessage) => {
       if (msg.type === 'alert') write(`event: alert\ndata: ${JSON.stringify(msg.change)}\n\n`);
+      else if (msg.type === 'approval') write(`event: approval\ndata: ${JSON.stringify(msg.change)}\n\n`);
       else write('event: resync\ndata: {}\n\n');
     });
     const heartbeat = setInterval(() => {

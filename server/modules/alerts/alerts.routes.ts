@@ -103,7 +103,8 @@ export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
   // missed (the viewer reloads), `ready` on (re)connection.
   r.get(
     '/api/tenants/:tenantId/events',
-    { config: { tenantScoped: true }, schema: { tags: ['alerts'], summary: 'Live alert changes of the tenant (text/event-stream)', params: TenantParam } },
+    // Never compressed: a compressor holds events back until its buffer fills.
+    { config: { tenantScoped: true }, compress: false, schema: { tags: ['alerts'], summary: 'Live alert changes of the tenant (text/event-stream)', params: TenantParam } },
     async (req, reply) => streams.attach(req.tenantContext, reply),
   );
 }

@@ -14,6 +14,8 @@ export interface PagingRuntime {
   worker: JobWorker;
   engine: ReturnType<typeof createEscalationEngine>;
   transports: Transports;
+  /** The time the worker runs on (tests move it); modules scheduling jobs read time here too. */
+  clock: Clock;
 }
 
 declare module 'fastify' {
@@ -48,16 +50,17 @@ async function paging(app: FastifyInstance, opts: PagingOptions) {
   const transports = opts.transports ?? createTransports(deps.config, deps.config.vapid!, deps.mailer);
   const engine = createEscalationEngine({ db: deps.db, dialect: deps.dialect, transports, publicUrl: () => deps.config.publicUrl, bus: deps.bus });
   const handover = createHandoverNotifier({ db: deps.db, transports, publicUrl: () => deps.config.publicUrl, log: app.log });
+  const clock = opts.clock ?? systemClock;
   const worker = new JobWorker({
     db: deps.db,
     dialect: deps.dialect,
-    clock: opts.clock ?? systemClock,
+    clock,
     handlers: { ...engine.handlers, [HANDOVER_JOB]: handover.handler },
     sweeps: [engine.startPending, handover.sweep],
     log: app.log,
     pollMs: 500,
   });
-  app.decorate('paging', { worker, engine, transports } satisfies PagingRuntime);
+  app.decorate('paging', { worker, engine, transports, clock } satisfies PagingRuntime);
   if (deps.config.jobWorker) app.addHook('onReady', async () => worker.start());
   app.addHook('preClose', async () => worker.stop());
 }

@@ -8,6 +8,8 @@ export interface ConfirmModalProps {
   /** The question (and whatever else the person should see before deciding). */
   children: ReactNode;
   confirmLabel: string;
+  /** The button that leaves without acting (when "Cancel" would be ambiguous, e.g. cancelling a request). */
+  cancelLabel?: string;
   /** Red for what deletes or removes. */
   color?: string;
   loading: boolean;
@@ -22,7 +24,7 @@ export interface ConfirmModalProps {
 }
 
 /** A yes-or-no question about one action: the text, Cancel, and the action's button. */
-export function ConfirmModal({ opened, title, children, confirmLabel, color = 'red', loading, onConfirm, onClose, failure, centered = true, cancelDisabled, 'data-testid': testId }: ConfirmModalProps) {
+export function ConfirmModal({ opened, title, children, confirmLabel, cancelLabel = 'Cancel', color = 'red', loading, onConfirm, onClose, failure, centered = true, cancelDisabled, 'data-testid': testId }: ConfirmModalProps) {
   return (
     <Modal opened={opened} onClose={onClose} title={title} centered={centered} data-testid={testId}>
       <Stack>
@@ -30,7 +32,7 @@ export function ConfirmModal({ opened, title, children, confirmLabel, color = 'r
         {failure?.error ? <FailureAlert title={failure.title} error={failure.error} /> : null}
         <Group justify="flex-end">
           <Button variant="default" onClick={onClose} disabled={cancelDisabled}>
-            Cancel
+            {cancelLabel}
           </Button>
           <Button color={color} onClick={onConfirm} loading={loading}>
             {confirmLabel}

@@ -10,14 +10,18 @@ export class ApiError extends Error {
   }
 }
 
-/** Calls `/api{path}` with JSON in and out; throws ApiError on any non-2xx answer or network failure. */
+/**
+ * Calls `/api{path}` with JSON in and out (a FormData body goes as multipart/form-data, the browser setting its
+ * boundary); throws ApiError on any non-2xx answer or network failure.
+ */
 export async function api<T>(path: string, init: { method?: string; body?: unknown; signal?: AbortSignal } = {}): Promise<T> {
   let res: Response;
+  const multipart = init.body instanceof FormData;
   try {
     res = await fetch(`/api${path}`, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: init.body === undefined ? {} : { 'content-type': 'application/json' },
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      headers: init.body === undefined || multipart ? {} : { 'content-type': 'application/json' },
+      body: init.body === undefined ? undefined : multipart ? (init.body as FormData) : JSON.stringify(init.body),
       credentials: 'same-origin',
       signal: init.signal,
     });

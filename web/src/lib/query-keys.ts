@@ -49,6 +49,12 @@ export const queryKeys = {
   scheduleOverrides: (tenantId: string, scheduleId: string) => ['tenant', tenantId, 'oncall-schedules', 'overrides', scheduleId] as const,
   onCallMembers: (tenantId: string) => ['tenant', tenantId, 'oncall-members'] as const,
   myOnCall: (tenantId: string) => ['tenant', tenantId, 'my-oncall'] as const,
+  /** Approval workflows: requests (lists and details, what the live stream refreshes) and policies. */
+  approvals: (tenantId: string) => ['tenant', tenantId, 'approvals'] as const,
+  approvalRequests: (tenantId: string) => ['tenant', tenantId, 'approvals', 'requests'] as const,
+  approvalRequestList: (tenantId: string, params: object) => ['tenant', tenantId, 'approvals', 'requests', 'list', params] as const,
+  approvalRequest: (tenantId: string, requestId: string) => ['tenant', tenantId, 'approvals', 'requests', 'detail', requestId] as const,
+  approvalPolicies: (tenantId: string) => ['tenant', tenantId, 'approvals', 'policies'] as const,
   tenantAdmin: (tenantId: string) => ['tenant', tenantId, 'tenant-admin'] as const,
   members: (tenantId: string) => ['tenant', tenantId, 'tenant-admin', 'members'] as const,
   tenantDetails: (tenantId: string) => ['tenant', tenantId, 'tenant-admin', 'details'] as const,
@@ -57,6 +63,9 @@ export const queryKeys = {
 
 /** An alert list or figure of the tenant, not one alert's details. */
 export const isAlertListQuery = (q: Query) => q.queryKey[3] !== 'detail';
+
+/** An approval request list (the tabs and the pending count), not one request's details. */
+export const isApprovalListQuery = (q: Query) => q.queryKey[4] === 'list';
 
 /** Notification preferences cached for a tenant other than this one. */
 export const isOtherTenantsPreferences = (tenantId: string) => (q: Query) =>

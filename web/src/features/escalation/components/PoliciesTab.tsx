@@ -5,7 +5,8 @@ import { ESCALATION_MSG, type EscalationPolicy } from '../../../../../contract/e
 import { MSG } from '../../../../../contract/messages.ts';
 import { LoadError } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
-import { usePolicies, usePolicyMembers } from '../api/policies.ts';
+import { usePolicies } from '../api/policies.ts';
+import { useMemberChoices } from '../../../lib/member-choices.ts';
 import { useSchedules } from '../api/schedules.ts';
 import { PolicyCard } from './PolicyCard.tsx';
 import { PolicyDeleteModal } from './PolicyDeleteModal.tsx';
@@ -14,7 +15,7 @@ import { PolicyFormModal } from './PolicyFormModal.tsx';
 /** Tab Escalation Policies (spec section 2): the tenant's policies as cards, Create Policy, edit and delete. */
 export function PoliciesTab({ tenantId }: { tenantId: string }) {
   const policies = usePolicies(tenantId);
-  const members = usePolicyMembers(tenantId);
+  const members = useMemberChoices(tenantId);
   const schedules = useSchedules(tenantId);
   const [form, setForm] = useState<{ policy: EscalationPolicy | null } | null>(null);
   const [deleting, setDeleting] = useState<EscalationPolicy | null>(null);

@@ -1,6 +1,6 @@
 import { Badge } from '@mantine/core';
-import { ALERT_MSG } from '../../../../../contract/alerts.ts';
-import type { StreamState } from '../api/alert-stream.ts';
+import { ALERT_MSG } from '../../../contract/alerts.ts';
+import type { StreamState } from '../lib/event-stream.ts';
 
 /** Whether the page is receiving live updates. */
 export function LiveIndicator({ state }: { state: StreamState }) {
