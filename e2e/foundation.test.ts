@@ -105,7 +105,8 @@ describe.skipIf(!chromiumAvailable())('foundation in Chromium', () => {
     const { context, page } = await newPage(browser, { width: 390, height: 800 });
     await registerThroughWizard(page, server.url, { email: uniqueEmail('phone') });
     const nav = page.getByRole('navigation', { name: 'Main navigation' });
-    // The header fits: the theme toggle is fully on screen (measured once it is rendered).
+    // The header fits: the theme toggle is fully on screen (measured once the signed-in layout is rendered).
+    await nav.waitFor({ state: 'attached' });
     await page.getByTestId('theme-toggle').waitFor({ state: 'visible' });
     const toggle = (await page.getByTestId('theme-toggle').boundingBox())!;
     expect(toggle.x + toggle.width).toBeLessThanOrEqual(390);

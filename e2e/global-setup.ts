@@ -14,6 +14,8 @@ export default function setup(project: TestProject) {
   const r = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', outDir, '--logLevel', 'error'], {
     cwd: root,
     stdio: 'inherit',
+    // Vitest runs with NODE_ENV=test, which would make Vite build React's development code: build what ships.
+    env: { ...process.env, NODE_ENV: 'production' },
   });
   if (r.status !== 0) throw new Error('vite build failed');
   project.provide('webDir', outDir);

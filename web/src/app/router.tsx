@@ -1,56 +1,62 @@
 import { createBrowserRouter, Navigate } from 'react-router';
 import { CrashText } from './CrashFallback.tsx';
-import { RequireAuth, RequireSuperAdmin } from './guards.tsx';
-import { AppLayout } from './layout/AppLayout.tsx';
-import { HomeRoute } from './HomeRoute.tsx';
-import { LoginPage } from '../features/auth/pages/LoginPage.tsx';
-import { ResetPasswordPage } from '../features/auth/pages/ResetPasswordPage.tsx';
-import { DashboardPage } from '../features/dashboard/pages/DashboardPage.tsx';
-import { AlertHistoryPage } from '../features/dashboard/pages/AlertHistoryPage.tsx';
-import { ClientsPage } from '../features/clients/pages/ClientsPage.tsx';
-import { ProfilePage } from '../features/profile/pages/ProfilePage.tsx';
-import { TenantAdminPage } from '../features/tenant-admin/pages/TenantAdminPage.tsx';
-import { IntegrationsPanel } from '../features/integrations/components/IntegrationsPanel.tsx';
-import { SystemAdminPage } from '../features/system-admin/pages/SystemAdminPage.tsx';
-import { EscalationPage } from '../features/escalation/pages/EscalationPage.tsx';
-import { ApprovalWorkflowsPage } from '../features/approvals/pages/ApprovalWorkflowsPage.tsx';
-import { NotFoundPage } from './NotFoundPage.tsx';
-import { InvitationPage } from '../features/invitations/pages/InvitationPage.tsx';
-import { AckPage } from '../features/acknowledge/pages/AckPage.tsx';
+import { RedirectKeepingQuery } from './RedirectKeepingQuery.tsx';
+import { Loading } from '../components/Loading.tsx';
+import { queryClient } from '../lib/query-client.ts';
+import { publicPlansQuery } from '../lib/public-plans.ts';
+import { pricingSettingsQuery } from '../lib/pricing-settings.ts';
 
-/** Every route of spec section 2. A rendering error anywhere shows the crash fallback. */
+/** The home page's data is asked for while its code loads, not after (no request waterfall). */
+function prefetchHome() {
+  void queryClient.prefetchQuery(publicPlansQuery);
+  void queryClient.prefetchQuery({ ...pricingSettingsQuery, staleTime: 5 * 60_000 });
+  return null;
+}
+
+/**
+ * Every route of spec section 2. A rendering error anywhere shows the crash fallback. Pages are lazy: the marketing
+ * page and sign-in load none of the signed-in app, and each signed-in page loads its own code when it is first
+ * visited (issue 14; e2e/bundle-budget.test.ts holds the sizes).
+ */
 export const router = createBrowserRouter([
   {
     errorElement: <CrashText />,
+    // Shown while the first page's code arrives.
+    HydrateFallback: () => <Loading fullScreen />,
     children: [
-      { path: '/', element: <HomeRoute /> },
-      { path: '/login', element: <LoginPage /> },
-      { path: '/reset-password', element: <ResetPasswordPage /> },
-      { path: '/invitations/:token', element: <InvitationPage /> },
-      { path: '/ack/:token', element: <AckPage /> },
+      { path: '/', loader: prefetchHome, lazy: async () => ({ Component: (await import('./HomeRoute.tsx')).HomeRoute }) },
+      { path: '/login', lazy: async () => ({ Component: (await import('../features/auth/pages/LoginPage.tsx')).LoginPage }) },
+      { path: '/reset-password', lazy: async () => ({ Component: (await import('../features/auth/pages/ResetPasswordPage.tsx')).ResetPasswordPage }) },
+      { path: '/invitations/:token', lazy: async () => ({ Component: (await import('../features/invitations/pages/InvitationPage.tsx')).InvitationPage }) },
+      { path: '/ack/:token', lazy: async () => ({ Component: (await import('../features/acknowledge/pages/AckPage.tsx')).AckPage }) },
       { path: '/clients', element: <Navigate to="/app/clients" replace /> },
       {
         path: '/app',
-        element: <RequireAuth />,
+        lazy: async () => ({ Component: (await import('./guards.tsx')).RequireAuth }),
         children: [
           {
-            element: <AppLayout />,
+            lazy: async () => ({ Component: (await import('./layout/AppLayout.tsx')).AppLayout }),
             children: [
               { index: true, element: <Navigate to="/app/dashboard" replace /> },
-              { path: 'dashboard', element: <DashboardPage /> },
-              { path: 'alerts/history', element: <AlertHistoryPage /> },
-              { path: 'clients', element: <ClientsPage /> },
-              { path: 'profile', element: <ProfilePage /> },
-              { path: 'tenant-admin', element: <TenantAdminPage renderIntegrations={(tenantId) => <IntegrationsPanel tenantId={tenantId} />} /> },
-              { path: 'escalation-policies', element: <EscalationPage /> },
-              { path: 'approval-workflows', element: <ApprovalWorkflowsPage /> },
-              { element: <RequireSuperAdmin />, children: [{ path: 'system-admin', element: <SystemAdminPage /> }] },
+              { path: 'dashboard', lazy: async () => ({ Component: (await import('../features/dashboard/pages/DashboardPage.tsx')).DashboardPage }) },
+              { path: 'alerts/history', lazy: async () => ({ Component: (await import('../features/dashboard/pages/AlertHistoryPage.tsx')).AlertHistoryPage }) },
+              { path: 'clients', lazy: async () => ({ Component: (await import('../features/clients/pages/ClientsPage.tsx')).ClientsPage }) },
+              { path: 'profile', lazy: async () => ({ Component: (await import('../features/profile/pages/ProfilePage.tsx')).ProfilePage }) },
+              { path: 'tenant-admin', lazy: async () => ({ Component: (await import('./TenantAdminRoute.tsx')).TenantAdminRoute }) },
+              { path: 'escalation-policies', lazy: async () => ({ Component: (await import('../features/escalation/pages/EscalationPage.tsx')).EscalationPage }) },
+              { path: 'approval-workflows', lazy: async () => ({ Component: (await import('../features/approvals/pages/ApprovalWorkflowsPage.tsx')).ApprovalWorkflowsPage }) },
+              // Short form; the query (?request=…, ?tab=…) goes along.
+              { path: 'approvals', element: <RedirectKeepingQuery to="/app/approval-workflows" /> },
+              {
+                lazy: async () => ({ Component: (await import('./guards.tsx')).RequireSuperAdmin }),
+                children: [{ path: 'system-admin', lazy: async () => ({ Component: (await import('../features/system-admin/pages/SystemAdminPage.tsx')).SystemAdminPage }) }],
+              },
               { path: '*', element: <Navigate to="/app/dashboard" replace /> },
             ],
           },
         ],
       },
-      { path: '*', element: <NotFoundPage /> },
+      { path: '*', lazy: async () => ({ Component: (await import('./NotFoundPage.tsx')).NotFoundPage }) },
     ],
   },
 ]);

@@ -20,7 +20,7 @@ import { formatDateTime } from '../../../lib/dates.ts';
 import { useAlertHistory } from '../api/list-alert-history.ts';
 import { useAlertStream } from '../api/alert-stream.ts';
 import { AlertCard } from '../components/AlertCard.tsx';
-import { AlertDetailModal } from '../components/AlertDetailModal.tsx';
+import { LazyAlertDetailModal } from '../components/LazyAlertDetailModal.tsx';
 import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 
 const STATUS_OPTIONS = [{ value: 'all', label: 'All' }, ...HISTORY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
@@ -135,7 +135,7 @@ function History({ tenantId }: { tenantId: string }) {
           </Group>
         )}
       </Paper>
-      <AlertDetailModal tenantId={tenantId} alertId={open} onClose={() => setOpen(null)} />
+      <LazyAlertDetailModal tenantId={tenantId} alertId={open} onClose={() => setOpen(null)} />
     </>
   );
 }

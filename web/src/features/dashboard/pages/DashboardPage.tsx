@@ -24,8 +24,8 @@ import { useAlertStats } from '../api/alert-stats.ts';
 import { useAlertStream } from '../api/alert-stream.ts';
 import { StatCards } from '../components/StatCards.tsx';
 import { AlertCard } from '../components/AlertCard.tsx';
-import { AlertDetailModal } from '../components/AlertDetailModal.tsx';
-import { LiveIndicator } from '../components/LiveIndicator.tsx';
+import { LazyAlertDetailModal } from '../components/LazyAlertDetailModal.tsx';
+import { LiveIndicator } from '../../../components/LiveIndicator.tsx';
 
 const STATUS_OPTIONS = [{ value: 'all', label: 'All' }, ...ACTIVE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
 const PRIORITY_OPTIONS = [{ value: 'all', label: 'All' }, ...ALERT_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))];
@@ -141,7 +141,7 @@ function Dashboard({ tenantId, tenantName }: { tenantId: string; tenantName: str
         </Group>
       </Paper>
 
-      <AlertDetailModal tenantId={tenantId} alertId={alertId} onClose={() => set('alert', null)} />
+      <LazyAlertDetailModal tenantId={tenantId} alertId={alertId} onClose={() => set('alert', null)} />
     </>
   );
 }

@@ -1,0 +1,63 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, testDatabases } from '../test/test-app.ts';
+
+/**
+ * How the built web app and JSON answers leave the server (issue 14): assets as the brotli/gzip files written at
+ * build time with a year of immutable caching, index.html revalidated every time, large JSON answers compressed.
+ */
+describe('web delivery', () => {
+  const [db] = testDatabases();
+  let env: Awaited<ReturnType<typeof startTestApp>>;
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-web-'));
+  const js = `console.log(${JSON.stringify('x'.repeat(5000))});\n`;
+
+  beforeAll(async () => {
+    fs.mkdirSync(path.join(dir, 'assets'));
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Alertdesk</title><div id="root"></div>');
+    fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), js);
+    fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js.br'), zlib.brotliCompressSync(js));
+    fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js.gz'), zlib.gzipSync(js));
+    env = await startTestApp(db!, { webDir: dir });
+  });
+  afterAll(async () => {
+    await env?.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('sends a hashed asset precompressed by what the browser accepts, cached for a year', async () => {
+    const get = (encoding?: string) => env.app.inject({ method: 'GET', url: '/assets/app-abc123.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    const br = await get('gzip, deflate, br');
+    expect(br.statusCode, br.body).toBe(200);
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toBe(js);
+    expect(br.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(js);
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(js);
+  });
+
+  it('revalidates index.html on every visit', async () => {
+    const res = await env.app.inject({ method: 'GET', url: '/app/dashboard' });
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['cache-control']).toBe('no-cache');
+    expect(res.body).toContain('<div id="root">');
+  });
+
+  it('compresses JSON answers above 1 KiB, and leaves small ones alone', async () => {
+    const big = await env.app.inject({ method: 'GET', url: '/api/docs/json', headers: { 'accept-encoding': 'gzip' } });
+    expect(big.statusCode).toBe(200);
+    expect(big.headers['content-encoding']).toBe('gzip');
+    expect(JSON.parse(zlib.gunzipSync(big.rawPayload).toString()).openapi).toMatch(/^3\./);
+    const small = await env.app.inject({ method: 'GET', url: '/api/health', headers: { 'accept-encoding': 'gzip' } });
+    expect(small.headers['content-encoding']).toBeUndefined();
+    expect(small.json()).toEqual({ status: 'ok' });
+  });
+});
