@@ -7,6 +7,8 @@ export const ErrorBody = z
       code: z.string(),
       message: z.string(),
       fields: z.record(z.string(), z.string()).optional(),
+      /** On a 500: the request's id, found on the server's log lines and in the error report. */
+      requestId: z.string().optional(),
     }),
   })
   .meta({ id: 'Error' });

@@ -1,6 +1,8 @@
 import fs from 'node:fs';
+import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
+import compress from '@fastify/compress';
 import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
@@ -32,10 +34,12 @@ import { registerIngestRoutes } from './modules/alerts/ingest/ingest.routes.ts';
 import { registerIntegrationRoutes } from './modules/integrations/integrations.routes.ts';
 import type { Clock } from './jobs/job-worker.ts';
 import { pagingPlugin, resolveVapid } from './modules/paging/paging.plugin.ts';
+import { approvalsPlugin } from './modules/approvals/approvals.plugin.ts';
 import { registerPagingRoutes } from './modules/paging/paging.routes.ts';
 import type { Transports } from './modules/paging/transports.ts';
 import { registerEscalationPolicyRoutes } from './modules/escalation/escalation-policies.routes.ts';
 import { registerScheduleRoutes } from './modules/schedules/schedules.routes.ts';
+import { observabilityPlugin } from './observability/observability.plugin.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -69,6 +73,8 @@ export async function buildApp(
             ...(typeof opts.logger === 'object' ? { stream: opts.logger.stream } : {}),
           },
     trustProxy: config.trustProxy,
+    // Unique across instances and restarts: the id on every log line, in x-request-id and in error reports.
+    genReqId: () => randomUUID(),
     bodyLimit: 1024 * 1024,
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
@@ -98,15 +104,24 @@ export async function buildApp(
     db: handle.db,
     dialect: handle.dialect,
     config,
-    mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log }),
+    mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, production: config.production }),
     bus: createAlertBus({ db: handle.db, dialect: handle.dialect, databaseUrl: config.databaseUrl, schema: config.databaseSchema, log: app.log }),
   };
   app.addHook('onClose', async () => handle.close());
   app.addHook('onClose', async () => deps.bus.close());
 
   registerErrorHandling(app);
+  await app.register(observabilityPlugin, { deps, pool: handle.pool });
+  // JSON answers above 1 KiB go out brotli- or gzip-compressed when the client accepts it; live streams and
+  // attachment downloads opt out per route (`compress: false`), built assets are compressed at build time.
+  await app.register(compress, { global: true, threshold: 1024, encodings: ['br', 'gzip'] });
   await app.register(cookie);
-  registerSecurity(app, { publicUrl: config.publicUrl, csrfExempt: (url) => url.startsWith('/v2/') || url.startsWith('/api/ingest/') });
+  registerSecurity(app, {
+    publicUrl: config.publicUrl,
+    csrfExempt: (url) => url.startsWith('/v2/') || url.startsWith('/api/ingest/'),
+    // The browser reports only in production mode (as /api/config says), so only then is its service allowed.
+    webDsn: config.production ? config.sentry.webDsn : null,
+  });
   registerSession(app, deps.db);
   registerTenantContext(app, deps.db);
   registerBodyGuard(app);
@@ -142,6 +157,7 @@ export async function buildApp(
   registerScheduleRoutes(app, deps);
   await app.register(pagingPlugin, { deps, clock: opts.clock, transports: opts.transports });
   registerPagingRoutes(app, deps);
+  await app.register(approvalsPlugin, deps);
 
   registerWeb(app, config);
   return { app, deps };
@@ -158,13 +174,24 @@ function registerWeb(app: FastifyInstance, config: Config) {
   const dir = config.webDir;
   const index = dir ? path.join(dir, 'index.html') : null;
   if (!dir || !index || !fs.existsSync(index)) return;
-  app.register(fastifyStatic, { root: dir, wildcard: false, index: false, maxAge: 0 });
+  // preCompressed: the .br/.gz files written next to each asset at build time (vite.config.ts) are sent as they are.
+  // Hashed assets (assets/) never change content: a year, immutable; every other file (sw.js, favicon, theme-init.js)
+  // is revalidated on each use.
+  const assetsDir = path.join(dir, 'assets') + path.sep;
+  app.register(fastifyStatic, {
+    root: dir,
+    wildcard: false,
+    index: false,
+    preCompressed: true,
+    cacheControl: false,
+    setHeaders: (reply, file) => void reply.header('cache-control', file.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+  });
   const html = () => fs.readFileSync(index, 'utf8');
   const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html());
   app.get('/', { schema: { hide: true } }, sendIndex);
   app.get('/assets/*', { schema: { hide: true } }, (req, reply) => {
     const file = (req.params as { '*': string })['*'];
-    return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(`assets/${file}`);
+    return reply.sendFile(`assets/${file}`);
   });
   app.get('/*', { schema: { hide: true } }, (req, reply) => {
     const p = (req.params as { '*': string })['*'];

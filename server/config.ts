@@ -45,6 +45,15 @@ export interface Config {
   admin: { email: string; password: string } | null;
   /** Alert ingestion: events accepted per integration key per window (429 beyond), and the largest single-event body. */
   ingest: { rateLimit: number; rateWindowMs: number; maxEventBytes: number };
+  /** NODE_ENV=production: error reporting runs only then (spec section 9). */
+  production: boolean;
+  /** `GET /metrics` wants `Authorization: Bearer <token>` when set; unset, only loopback clients are served. */
+  metricsToken: string | null;
+  /**
+   * Sentry-compatible DSNs, honoured only in production mode: the server's (SENTRY_DSN) and the web app's
+   * (SENTRY_DSN_WEB, else SENTRY_DSN), handed to the browser at run time through /api/config.
+   */
+  sentry: { serverDsn: string | null; webDsn: string | null };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -108,6 +117,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       rateWindowMs: Number(env.INGEST_RATE_WINDOW_MS ?? 10_000),
       maxEventBytes: Number(env.INGEST_MAX_EVENT_BYTES ?? 512 * 1024),
     },
+    production: env.NODE_ENV === 'production',
+    metricsToken: env.METRICS_TOKEN || null,
+    sentry: { serverDsn: env.SENTRY_DSN || null, webDsn: env.SENTRY_DSN_WEB || env.SENTRY_DSN || null },
   };
 }
 

@@ -12,6 +12,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface DatabaseHandle {
   db: DB;
   dialect: Dialect;
+  /** PostgreSQL's connection pool (its in-use and waiting counts are metrics); null with SQLite. */
+  pool: pg.Pool | null;
   close(): Promise<void>;
 }
 
@@ -41,7 +43,7 @@ export function openDatabase(
     pool.on('error', () => {}); // already reported by the client listener below
     pool.on('connect', (client) => client.on('error', report));
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    return { db, dialect: 'postgres', close: () => db.destroy() };
+    return { db, dialect: 'postgres', pool, close: () => db.destroy() };
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -51,7 +53,7 @@ export function openDatabase(
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
-  return { db, dialect: 'sqlite', close: () => db.destroy() };
+  return { db, dialect: 'sqlite', pool: null, close: () => db.destroy() };
 }
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
@@ -63,6 +65,12 @@ export async function migrate(db: DB, schema?: string | null): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((r) => r.status === 'Error');
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+}
+
+/** How many known migrations the database has not run (readiness: 0 once `migrate` has brought it up to date). */
+export async function pendingMigrations(db: DB, schema?: string | null): Promise<number> {
+  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
+  return (await migrator.getMigrations()).filter((m) => !m.executedAt).length;
 }
 
 /** The application_name our PostgreSQL connections carry: `alertdesk`, or `alertdesk/<schema>` with a schema. */

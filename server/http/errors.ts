@@ -65,12 +65,13 @@ export function registerErrorHandling(app: FastifyInstance) {
     }
     if (isResponseSerializationError(err)) {
       req.log.error({ err, issues: err.cause?.issues }, 'response did not match its schema');
-      return reply.code(500).send({ error: { code: 'internal', message: 'Internal server error' } });
+      return reply.code(500).send({ error: { code: 'internal', message: 'Internal server error', requestId: req.id } });
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
       req.log.error({ err }, 'unhandled error');
-      return reply.code(500).send({ error: { code: 'internal', message: 'Internal server error' } });
+      // The request id lets a person quote the failure; it finds the log lines and the error report.
+      return reply.code(500).send({ error: { code: 'internal', message: 'Internal server error', requestId: req.id } });
     }
     // Fastify's own client errors: malformed JSON, body too large, wrong content type, prototype poisoning…
     const message =

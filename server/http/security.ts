@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { AppError } from './errors.ts';
 import { OWN_MSG } from '../../contract/messages.ts';
 
-const CSP = [
+const BASE_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self' 'unsafe-inline'",
@@ -17,14 +17,34 @@ const CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-// Swagger UI ships inline scripts of its own; its pages get a looser policy.
-const DOCS_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'");
+/** The origin of a DSN (`https://key@host/project`), or null when there is none or it is not a URL. */
+function dsnOrigin(dsn: string | null): string | null {
+  if (!dsn) return null;
+  try {
+    const url = new URL(dsn);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The page's content security policy. With error reporting on in the browser, its service is allowed too: the SDK
+ * posts to it and the user feedback dialog (spec section 7) loads its script from it; nothing else is.
+ */
+export function contentSecurityPolicy(webDsn: string | null): string {
+  const reporting = dsnOrigin(webDsn);
+  return reporting ? BASE_CSP.replace("script-src 'self'", `script-src 'self' ${reporting}`).replace("connect-src 'self'", `connect-src 'self' ${reporting}`) : BASE_CSP;
+}
 
 const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 /** Security headers on every answer, and refusal of cross-origin state-changing requests (CSRF). */
-export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string; csrfExempt: (url: string) => boolean }) {
+export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string; csrfExempt: (url: string) => boolean; webDsn: string | null }) {
   const publicOrigin = new URL(opts.publicUrl).origin;
+  const CSP = contentSecurityPolicy(opts.webDsn);
+  // Swagger UI ships inline scripts of its own; its pages get a looser policy.
+  const DOCS_CSP = CSP.replace("script-src 'self'", "script-src 'self' 'unsafe-inline'");
 
   app.addHook('onRequest', async (req) => {
     if (!UNSAFE_METHODS.has(req.method) || opts.csrfExempt(req.url)) return;

@@ -2,7 +2,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider, createTheme } from '@mantine/core';
 import { Notifications } from '@mantine/notifications';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
@@ -11,6 +11,9 @@ import { router } from './app/router.tsx';
 import { CrashBoundary } from './app/CrashFallback.tsx';
 import { useTheme } from './lib/theme.ts';
 import { registerServiceWorker } from './lib/service-worker.ts';
+import { serverConfigQuery } from './lib/server-config.ts';
+import { queryClient } from './lib/query-client.ts';
+import { startErrorReporting } from './lib/error-reporting.ts';
 
 const theme = createTheme({
   primaryColor: 'orange',
@@ -19,9 +22,6 @@ const theme = createTheme({
   headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
 });
 
-const queryClient = new QueryClient({
-  defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 15_000 } },
-});
 
 function Root() {
   const scheme = useTheme();
@@ -34,6 +34,12 @@ function Root() {
     </MantineProvider>
   );
 }
+
+// The DSN comes from the server at run time (same request as the rest of the page's config); none, nothing loads.
+queryClient.fetchQuery(serverConfigQuery).then(
+  (config) => startErrorReporting(config.sentryDsn),
+  () => startErrorReporting(null),
+);
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>

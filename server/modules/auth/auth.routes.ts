@@ -72,6 +72,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
     oidcEnabled: config.oidc !== null,
     vapidPublicKey: config.vapid?.publicKey ?? null,
     smsEnabled: config.sms !== null,
+    sentryDsn: config.production ? config.sentry.webDsn : null,
   }));
 
   r.post('/api/auth/sign-in', { schema: { tags: ['auth'], body: SignInBody, response: { 200: MeResponse, ...errors } } }, async (req, reply) => {

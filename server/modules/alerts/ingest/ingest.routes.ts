@@ -114,6 +114,7 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
           throw new AppError(400, 'invalid_event', 'Event object is invalid', fields);
         }
         const outcome = await ingest.process(integration, fromPagerDuty(req.body));
+        app.metrics.ingested('pagerduty', outcome.result);
         return reply.code(202).send({ status: 'success' as const, message: 'Event processed', dedup_key: outcome.dedupKey });
       },
     );
@@ -142,6 +143,7 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
     });
     // The whole group was validated above; it is stored in one transaction (all of it, or on failure none).
     const results = await ingest.processGroup(integration, fromAlertmanager(req.body));
+    for (const { result } of results) app.metrics.ingested('alertmanager', result);
     return reply.code(202).send({ status: 'success' as const, message: 'Event processed', alerts: results });
   };
   const amSchema = {
@@ -158,6 +160,7 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
   const generic = async (req: FastifyRequest<{ Body: GenericEvent }>, reply: FastifyReply) => {
     const integration = await authenticate(req, () => 1);
     const outcome = await ingest.process(integration, fromGeneric(req.body, integration.name));
+    app.metrics.ingested('generic', outcome.result);
     return reply.code(202).send({ status: 'success' as const, message: 'Event processed', dedupKey: outcome.dedupKey, alertId: outcome.alertId, result: outcome.result });
   };
   const genericSchema = {
