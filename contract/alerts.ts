@@ -165,6 +165,8 @@ export const AlertStats = z
     /** Low and Info together, as the fourth stat card shows them. */
     lowInfo: z.number().int(),
     total: z.number().int(),
+    /** Whether the tenant has ever received an alert (open or not): until it has, the dashboard shows how to start. */
+    hasAlerts: z.boolean(),
   })
   .meta({ id: 'AlertStats' });
 export type AlertStats = z.infer<typeof AlertStats>;

@@ -9,12 +9,14 @@ describe.skipIf(!chromiumAvailable())('accounts in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
   let issuer: OAuth2Server;
+  /** Who the identity provider says signed in. */
+  let googleUser = { sub: 'e2e-google-user', email: 'gina@example.com', email_verified: true, name: 'Gina Google' };
   beforeAll(async () => {
     issuer = new OAuth2Server();
     await issuer.issuer.keys.generate('RS256');
     await issuer.start(0, '127.0.0.1');
     issuer.service.on('beforeTokenSigning', (token) => {
-      Object.assign(token.payload, { sub: 'e2e-google-user', email: 'gina@example.com', email_verified: true, name: 'Gina Google' });
+      Object.assign(token.payload, googleUser);
     });
     server = await startServer({ oidc: { issuer: issuer.issuer.url!, clientId: 'alertdesk', clientSecret: 's3cret', allowInsecure: true } });
     browser = await launchBrowser();
@@ -42,6 +44,27 @@ describe.skipIf(!chromiumAvailable())('accounts in Chromium', () => {
     await page.waitForURL('**/login');
     await page.getByRole('link', { name: 'Sign in with Google' }).click();
     await page.waitForURL('**/app/dashboard');
+    await context.close();
+  });
+
+  it('registers with Google from step 2, keeping the organization name and the plan chosen on the home page', async () => {
+    googleUser = { sub: 'e2e-google-rhea', email: uniqueEmail('rhea'), email_verified: true, name: 'Rhea Google' };
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/login?signup=1&plan=growth`);
+    await page.getByLabel('Full name').fill('Rhea Google');
+    await page.getByLabel('Email').fill(googleUser.email);
+    await page.getByLabel('Password', { exact: true }).fill('secret123');
+    await page.getByLabel('Confirm password').fill('secret123');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await page.getByLabel('Organization name').fill('Rhea MSP');
+    await page.getByRole('button', { name: 'Register with Google' }).click();
+    await page.waitForURL('**/login?google=register');
+    await expect.poll(() => page.getByLabel('Organization name').inputValue()).toBe('Rhea MSP');
+    expect(await page.getByTestId('plan-growth').getAttribute('aria-checked')).toBe('true');
+    await page.getByRole('button', { name: 'Register with Google' }).click();
+    await page.waitForURL('**/app/dashboard');
+    const tenant = await server.deps.db.selectFrom('tenants').select(['plan']).where('name', '=', 'Rhea MSP').executeTakeFirstOrThrow();
+    expect(tenant.plan).toBe('growth');
     await context.close();
   });
 

@@ -65,7 +65,7 @@ describe.skipIf(!chromiumAvailable())('escalation policies in Chromium', () => {
     await page.getByRole('button', { name: ESCALATION_MSG.createPolicy }).click();
     const dialog = page.getByRole('dialog', { name: 'Create Policy' });
     // The timing rules are explained where the times are set.
-    for (const line of ESCALATION_TIMING_HELP) expect(await dialog.getByText(line).isVisible()).toBe(true);
+    for (const line of ESCALATION_TIMING_HELP) await expect.poll(() => dialog.getByText(line).isVisible()).toBe(true);
     await dialog.getByRole('button', { name: ESCALATION_MSG.createPolicy }).click();
     await expect.poll(() => dialog.getByText(MSG.policyNameRequired).isVisible()).toBe(true);
     expect(await dialog.getByText(MSG.level1UserRequired).isVisible()).toBe(true);

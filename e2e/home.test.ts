@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
+import { uniqueEmail } from '../server/test/factories.ts';
 import { chromiumAvailable, newPage, screenshot, type E2EServer, withServerAndBrowser } from './support.ts';
 
 describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
@@ -10,16 +11,17 @@ describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
 
   async function expectSections(page: Page) {
     await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toContain('Every alert, every client');
-    expect(await page.getByRole('link', { name: 'Start your free trial' }).first().getAttribute('href')).toBe('/login');
+    expect(await page.getByRole('link', { name: 'Start your free trial' }).first().getAttribute('href')).toBe('/login?signup=1');
     for (const feature of ['Real-time alerts', 'Comprehensive dashboard', 'Client management']) {
       expect(await page.getByRole('heading', { name: feature }).count(), feature).toBe(1);
     }
     await expect.poll(() => page.getByTestId('home-plan-trial').isVisible()).toBe(true);
     expect(await page.locator('[data-testid^="home-plan-"]').count()).toBe(4);
     expect(await page.getByRole('link', { name: 'Choose Plan' }).count()).toBe(4);
-    for (const href of await page.getByRole('link', { name: 'Choose Plan' }).evaluateAll((as) => as.map((a) => a.getAttribute('href')))) {
-      expect(href).toBe('/login');
-    }
+    // Each card's button opens sign-in with the registration wizard on that plan.
+    const hrefs = await page.getByRole('link', { name: 'Choose Plan' }).evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+    for (const href of hrefs) expect(href).toMatch(/^\/login\?signup=1&plan=[\w-]+$/);
+    expect(hrefs).toContain('/login?signup=1&plan=growth');
     // The default plan (Trial, from the database) carries the badge, and only it.
     expect(await page.getByTestId('most-popular').count()).toBe(1);
     expect(await page.getByTestId('home-plan-trial').getByTestId('most-popular').count()).toBe(1);
@@ -73,11 +75,30 @@ describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
     const firstEnd = Math.min(...api.map((a) => a.end));
     for (const a of api) expect(a.start).toBeLessThanOrEqual(firstEnd);
 
+    // "Start your free trial" opens the wizard on the default plan.
     await page.getByRole('link', { name: 'Start your free trial' }).first().click();
-    await page.waitForURL('**/login');
+    await page.waitForURL('**/login?signup=1');
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
     await page.goBack();
+    // "Choose Plan" opens it with that plan chosen: registering keeps it.
     await page.getByTestId('home-plan-growth').getByRole('link', { name: 'Choose Plan' }).click();
-    await page.waitForURL('**/login');
+    await page.waitForURL('**/login?signup=1&plan=growth');
+    const email = uniqueEmail('growth');
+    await page.getByLabel('Full name').fill('Gina Growth');
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('secret123');
+    await page.getByLabel('Confirm password').fill('secret123');
+    await page.getByRole('button', { name: 'Next' }).click();
+    await expect.poll(() => page.getByTestId('plan-growth').getAttribute('aria-checked')).toBe('true');
+    expect(await page.getByTestId('plan-trial').getAttribute('aria-checked')).toBe('false');
+    // No Google sign-in on a server without it, and no text about how to configure it.
+    expect(await page.getByRole('button', { name: 'Register with Google' }).count()).toBe(0);
+    expect(await page.getByText('OIDC_CLIENT_ID').count()).toBe(0);
+    await page.getByLabel('Organization name').fill('Growth MSP');
+    await page.getByRole('button', { name: 'Complete Registration' }).click();
+    await page.waitForURL('**/app/dashboard', { timeout: 10_000 });
+    const tenant = await server.deps.db.selectFrom('tenants').select(['plan']).where('name', '=', 'Growth MSP').executeTakeFirstOrThrow();
+    expect(tenant.plan).toBe('growth');
     await context.close();
   });
 

@@ -51,7 +51,8 @@ describe.skipIf(!chromiumAvailable())('system administration in Chromium', () =>
     await page.getByLabel('Email').fill(admin.email);
     await page.getByLabel('Password', { exact: true }).fill(admin.password);
     await page.getByRole('button', { name: 'Sign In', exact: true }).click();
-    await page.waitForURL('**/app/dashboard');
+    // A super admin of no tenant lands on System Administration, not on an empty dashboard.
+    await page.waitForURL('**/app/system-admin');
     await page.goto(`${server.url}/app/system-admin${tab ? `?tab=${tab}` : ''}`);
     await expect.poll(() => page.getByRole('heading', { name: 'System Administration' }).isVisible()).toBe(true);
   }

@@ -27,7 +27,8 @@ function Root() {
   const scheme = useTheme();
   return (
     <MantineProvider theme={theme} forceColorScheme={scheme}>
-      <Notifications position="top-right" />
+      {/* Bottom right: toasts never cover the header's tenant selector and theme toggle. */}
+      <Notifications position="bottom-right" />
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

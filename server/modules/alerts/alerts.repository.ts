@@ -135,6 +135,12 @@ export async function countActiveByPriority(db: DB, tenantId: string) {
   return by;
 }
 
+/** Whether the tenant has any alert at all, whatever its status (one indexed row at most). */
+export async function hasAnyAlert(db: DB, tenantId: string): Promise<boolean> {
+  const row = await db.selectFrom('alerts').select('id').where('tenant_id', '=', tenantId).limit(1).executeTakeFirst();
+  return row !== undefined;
+}
+
 const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 /** Resolved and closed alerts, most recently resolved first, searchable and paginated. */

@@ -14,7 +14,7 @@ import {
   ACTIVE_ALERT_LIMIT,
 } from '../../../contract/alerts.ts';
 import type { Deps } from '../../deps.ts';
-import { countActiveByPriority, listActiveAlerts, listAlertHistory, listAssignees, toAlert } from './alerts.repository.ts';
+import { countActiveByPriority, hasAnyAlert, listActiveAlerts, listAlertHistory, listAssignees, toAlert } from './alerts.repository.ts';
 import { acknowledgeAlert, addAlertNote, assignAlert, closeAlert, getAlertDetail, resolveAlert, startWorkOnAlert } from './alerts.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
@@ -44,8 +44,10 @@ export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
     `${base}/stats`,
     { config: { tenantScoped: true }, schema: { tags: ['alerts'], params: TenantParam, response: { 200: AlertStats, ...errors } } },
     async (req) => {
-      const by = await countActiveByPriority(db, req.tenantContext.tenant.id);
-      return { ...by, lowInfo: by.low + by.info, total: by.critical + by.high + by.medium + by.low + by.info };
+      const tenantId = req.tenantContext.tenant.id;
+      const by = await countActiveByPriority(db, tenantId);
+      const total = by.critical + by.high + by.medium + by.low + by.info;
+      return { ...by, lowInfo: by.low + by.info, total, hasAlerts: total > 0 || (await hasAnyAlert(db, tenantId)) };
     },
   );
 

@@ -36,7 +36,7 @@ describeEachDatabase('alerts', (t) => {
     expect([...created].sort().reverse()).toEqual(created);
 
     const stats = await owner.agent.get(`${base}/stats`);
-    expect(stats.data).toEqual({ critical: 21, high: 21, medium: 21, low: 21, info: 21, lowInfo: 42, total: 105 });
+    expect(stats.data).toEqual({ critical: 21, high: 21, medium: 21, low: 21, info: 21, lowInfo: 42, total: 105, hasAlerts: true });
 
     const high = await owner.agent.get(`${base}?priority=high`);
     expect(high.data.total).toBe(21);
@@ -54,6 +54,16 @@ describeEachDatabase('alerts', (t) => {
     // Resolved alerts leave the list and the counts.
     await owner.agent.post(`${base}/${first.id}/resolve`);
     expect((await owner.agent.get(`${base}/stats`)).data.total).toBe(104);
+  });
+
+  it('says in the stats whether the tenant ever received an alert: not before the first, still after all are resolved', async () => {
+    const { owner, base, raise } = await tenant();
+    expect((await owner.agent.get(`${base}/stats`)).data).toMatchObject({ total: 0, hasAlerts: false });
+    const id = await raise('first', 'high');
+    expect((await owner.agent.get(`${base}/stats`)).data).toMatchObject({ total: 1, hasAlerts: true });
+    expect((await owner.agent.post(`${base}/${id}/acknowledge`)).statusCode).toBe(200);
+    expect((await owner.agent.post(`${base}/${id}/resolve`)).statusCode).toBe(200);
+    expect((await owner.agent.get(`${base}/stats`)).data).toMatchObject({ total: 0, hasAlerts: true });
   });
 
   it('answers 401 without a session and 404 for a tenant the caller is not in, on every alert endpoint', async () => {

@@ -72,7 +72,8 @@ export function AppLayout() {
             <Logo compact />
           </Group>
           <Group gap="sm" wrap="nowrap">
-            <Tooltip label={tenants.length <= 1 ? 'You belong to one organization' : 'Switch organization'}>
+            {/* To the left, so it never covers the list of organizations that opens below. */}
+            <Tooltip label={tenants.length <= 1 ? 'You belong to one organization' : 'Switch organization'} position="left">
               <Select
                 aria-label="Current tenant"
                 data-testid="tenant-select"

@@ -23,13 +23,39 @@ export function validateStep1(v: { email: string; displayName: string; password:
   return null;
 }
 
+/** What step 2 holds while the person signs in with Google (the identity provider's round trip reloads the page). */
+const GOOGLE_PENDING = 'alertdesk.googleRegistration';
+
+function pendingGoogleRegistration(): { orgName: string; plan: string } {
+  try {
+    const saved = JSON.parse(sessionStorage.getItem(GOOGLE_PENDING) ?? '{}') as { orgName?: unknown; plan?: unknown };
+    return { orgName: typeof saved.orgName === 'string' ? saved.orgName : '', plan: typeof saved.plan === 'string' ? saved.plan : '' };
+  } catch {
+    return { orgName: '', plan: '' };
+  }
+}
+
 /**
  * The two-step registration wizard. In Google mode (after returning from the identity provider without a tenant)
- * it opens on step 2 and registers the organization for the signed-in Google user.
+ * it opens on step 2, with the organization name and plan chosen before leaving, and registers the organization for
+ * the signed-in Google user. `initialPlan` (a plan chosen on the home page) is preselected when it is public.
  */
-export function RegistrationWizard({ googleMode = false, onCancel, onSubmitting }: { googleMode?: boolean; onCancel: () => void; onSubmitting?: () => void }) {
+export function RegistrationWizard({
+  googleMode = false,
+  initialPlan = null,
+  onCancel,
+  onSubmitting,
+}: {
+  googleMode?: boolean;
+  initialPlan?: string | null;
+  onCancel: () => void;
+  onSubmitting?: () => void;
+}) {
   const [step, setStep] = useState(googleMode ? 1 : 0);
-  const [values, setValues] = useState({ email: '', displayName: '', password: '', confirm: '', orgName: '', plan: '' });
+  const [values, setValues] = useState(() => {
+    const pending = googleMode ? pendingGoogleRegistration() : { orgName: '', plan: '' };
+    return { email: '', displayName: '', password: '', confirm: '', orgName: pending.orgName, plan: pending.plan || (initialPlan ?? '') };
+  });
   const [error, setError] = useState<{ field: string; message: string } | null>(null);
   const [formError, setFormError] = useState<string | null>(null);
   const [success, setSuccess] = useState(false);
@@ -40,9 +66,9 @@ export function RegistrationWizard({ googleMode = false, onCancel, onSubmitting 
   const navigate = useNavigate();
   const qc = useQueryClient();
 
-  // The default plan is preselected.
+  // The plan chosen on the home page, else the default plan, is preselected (a plan that is not public is not).
   useEffect(() => {
-    if (!values.plan && plans.data?.length) {
+    if (plans.data?.length && !plans.data.some((p) => p.id === values.plan)) {
       const def = plans.data.find((p) => p.isDefault) ?? plans.data[0];
       setValues((v) => ({ ...v, plan: def.id }));
     }
@@ -69,6 +95,7 @@ export function RegistrationWizard({ googleMode = false, onCancel, onSubmitting 
   };
 
   const succeed = async () => {
+    sessionStorage.removeItem(GOOGLE_PENDING);
     setSuccess(true);
     onSubmitting?.();
     await qc.invalidateQueries({ queryKey: queryKeys.me });
@@ -105,6 +132,15 @@ export function RegistrationWizard({ googleMode = false, onCancel, onSubmitting 
       setFormError(e instanceof ApiError && e.status !== 0 && e.message ? e.message : MSG.googleRegistrationFailed);
     }
   };
+
+  /** Step 2 with Google instead of a password: keep the organization and plan, then sign in at the provider. */
+  const startGoogle = () => {
+    const failed = step2Error();
+    if (failed) return setError({ field: failed[0], message: failed[1] });
+    sessionStorage.setItem(GOOGLE_PENDING, JSON.stringify({ orgName: values.orgName.trim(), plan: values.plan }));
+    window.location.assign('/api/auth/oidc/start');
+  };
+  const oidcEnabled = config.data?.oidcEnabled ?? false;
 
   if (success) {
     return (
@@ -145,7 +181,7 @@ export function RegistrationWizard({ googleMode = false, onCancel, onSubmitting 
               </Button>
               <Button type="submit">Next</Button>
             </Group>
-            <GoogleButton label="Continue with Google" enabled={config.data?.oidcEnabled ?? false} />
+            {oidcEnabled && <GoogleButton label="Continue with Google" />}
           </Stack>
         </form>
       ) : (
@@ -213,6 +249,11 @@ export function RegistrationWizard({ googleMode = false, onCancel, onSubmitting 
                 </Button>
               )}
             </Group>
+            {!googleMode && oidcEnabled && (
+              <Button variant="default" leftSection={<IconBrandGoogle size={16} />} onClick={startGoogle} disabled={busy} fullWidth>
+                Register with Google
+              </Button>
+            )}
           </Stack>
         </form>
       )}
@@ -221,26 +262,11 @@ export function RegistrationWizard({ googleMode = false, onCancel, onSubmitting 
 }
 
 /** The Google button: starts the OpenID Connect flow, or says why it cannot when the server has no client set up. */
-export function GoogleButton({ label, enabled }: { label: string; enabled: boolean }) {
+/** Sign-in with Google: shown only where the server has it configured (the README says how). */
+export function GoogleButton({ label }: { label: string }) {
   return (
-    <Stack gap={4}>
-      <Button
-        variant="default"
-        leftSection={<IconBrandGoogle size={16} />}
-        component="a"
-        href={enabled ? '/api/auth/oidc/start' : undefined}
-        disabled={!enabled}
-        data-disabled={!enabled || undefined}
-        onClick={(e: React.MouseEvent) => !enabled && e.preventDefault()}
-        fullWidth
-      >
-        {label}
-      </Button>
-      {!enabled && (
-        <Text size="xs" c="dimmed" ta="center">
-          Sign in with Google is not configured on this server. Ask your administrator to set OIDC_CLIENT_ID and OIDC_CLIENT_SECRET.
-        </Text>
-      )}
-    </Stack>
+    <Button variant="default" leftSection={<IconBrandGoogle size={16} />} component="a" href="/api/auth/oidc/start" fullWidth>
+      {label}
+    </Button>
   );
 }

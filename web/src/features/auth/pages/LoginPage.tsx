@@ -1,11 +1,10 @@
 import { useState } from 'react';
-import { Alert, Anchor, Box, Button, Center, Divider, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { MSG } from '../../../../../contract/messages.ts';
 import { ApiError } from '../../../lib/api.ts';
-import { ThemeToggle } from '../../../components/ThemeToggle.tsx';
+import { PublicPage } from '../../../components/PublicPage.tsx';
 import { Loading } from '../../../components/Loading.tsx';
-import { Logo } from '../../../components/Logo.tsx';
 import { requestPasswordReset } from '../../../lib/password-reset.ts';
 import { useServerConfig } from '../../../lib/server-config.ts';
 import { useMe, useSignIn } from '../../../lib/session.tsx';
@@ -18,7 +17,8 @@ export function LoginPage() {
   const [params, setParams] = useSearchParams();
   const googleRegister = params.get('google') === 'register';
   const { data: me, isPending } = useMe();
-  const [mode, setMode] = useState<'signin' | 'register' | 'forgot'>(googleRegister ? 'register' : 'signin');
+  // The home page's "Start your free trial" and "Choose Plan" open the wizard (?signup=1), with that plan (?plan=).
+  const [mode, setMode] = useState<'signin' | 'register' | 'forgot'>(googleRegister || params.has('signup') ? 'register' : 'signin');
   const [registering, setRegistering] = useState(false);
 
   if (isPending) return <Loading fullScreen />;
@@ -26,18 +26,15 @@ export function LoginPage() {
   if (me && !(googleRegister && me.tenants.length === 0) && !registering) return <Navigate to={safeNext(params.get('next'))} replace />;
 
   return (
-    <Box mih="100vh" bg="var(--mantine-color-body)">
-      <Group justify="space-between" p="md">
-        <Logo to="/" />
-        <ThemeToggle />
-      </Group>
-      <Center px="md" pb="xl">
+    <PublicPage>
+      <Stack w="100%" align="center" gap="lg">
         <Paper withBorder shadow="sm" radius="md" p={{ base: 'md', sm: 'xl' }} w="100%" maw={mode === 'register' ? 640 : 420}>
           {mode === 'register' ? (
             <Stack>
               <Title order={2}>{googleRegister ? 'Set up your organization' : 'Create your account'}</Title>
               <RegistrationWizard
                 googleMode={googleRegister && !!me}
+                initialPlan={params.get('plan')}
                 onCancel={() => {
                   setParams({});
                   setMode('signin');
@@ -51,13 +48,11 @@ export function LoginPage() {
             <SignInForm onRegister={() => setMode('register')} onForgot={() => setMode('forgot')} googleError={params.get('error') === 'google'} />
           )}
         </Paper>
-      </Center>
-      <Center pb="lg">
         <Anchor component={Link} to="/" size="sm">
           ← Back to homepage
         </Anchor>
-      </Center>
-    </Box>
+      </Stack>
+    </PublicPage>
   );
 }
 
@@ -106,7 +101,7 @@ function SignInForm({ onRegister, onForgot, googleError }: { onRegister: () => v
         <Button type="submit" loading={signIn.isPending} fullWidth>
           Sign In
         </Button>
-        <GoogleButton label="Sign in with Google" enabled={config.data?.oidcEnabled ?? false} />
+        {config.data?.oidcEnabled && <GoogleButton label="Sign in with Google" />}
         <Divider label="New to Alertdesk?" labelPosition="center" />
         <Button variant="light" onClick={onRegister} fullWidth>
           Sign Up

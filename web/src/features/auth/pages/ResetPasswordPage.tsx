@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Center, Paper, PasswordInput, Stack, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Paper, PasswordInput, Stack, Title } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
 import { MSG } from '../../../../../contract/messages.ts';
 import { PASSWORD_MIN } from '../../../../../contract/plans.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { confirmPasswordReset } from '../api/auth.ts';
+import { PublicPage } from '../../../components/PublicPage.tsx';
 
 /** Opened from the reset email: choose a new password. */
 export function ResetPasswordPage() {
@@ -36,7 +37,7 @@ export function ResetPasswordPage() {
   };
 
   return (
-    <Center mih="100vh" px="md">
+    <PublicPage>
       <Paper withBorder radius="md" p="xl" w="100%" maw={420}>
         <form onSubmit={submit} noValidate>
           <Stack>
@@ -64,6 +65,6 @@ export function ResetPasswordPage() {
           </Stack>
         </form>
       </Paper>
-    </Center>
+    </PublicPage>
   );
 }

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
 import { IconHistory, IconRefresh, IconUsers } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, useSearchParams } from 'react-router';
+import { Link, Navigate, useSearchParams } from 'react-router';
 import {
   ACTIVE_ALERT_LIMIT,
   ACTIVE_STATUSES,
@@ -14,16 +14,18 @@ import {
   type Alert,
 } from '../../../../../contract/alerts.ts';
 import { MSG } from '../../../../../contract/messages.ts';
+import type { TenantAbilities } from '../../../../../contract/auth.ts';
 import { NoTenant, LoadError } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { useCurrentTenant } from '../../../lib/session.tsx';
+import { useCurrentTenant, useSignedInMe } from '../../../lib/session.tsx';
 import { useActiveAlerts } from '../api/list-active-alerts.ts';
 import { useAlertStats } from '../api/alert-stats.ts';
 import { useAlertStream } from '../api/alert-stream.ts';
 import { StatCards } from '../components/StatCards.tsx';
 import { AlertCard } from '../components/AlertCard.tsx';
+import { GettingStarted } from '../components/GettingStarted.tsx';
 import { LazyAlertDetailModal } from '../components/LazyAlertDetailModal.tsx';
 import { LiveIndicator } from '../../../components/LiveIndicator.tsx';
 
@@ -32,6 +34,9 @@ const PRIORITY_OPTIONS = [{ value: 'all', label: 'All' }, ...ALERT_PRIORITIES.ma
 
 export function DashboardPage() {
   const { tenant } = useCurrentTenant();
+  const me = useSignedInMe();
+  // A super admin who belongs to no tenant runs the platform: their place is System Administration.
+  if (!tenant && me.abilities.systemAdmin) return <Navigate to="/app/system-admin" replace />;
   if (!tenant)
     return (
       <NoTenant>
@@ -40,7 +45,7 @@ export function DashboardPage() {
         </Button>
       </NoTenant>
     );
-  return <Dashboard tenantId={tenant.id} tenantName={tenant.name} />;
+  return <Dashboard tenantId={tenant.id} tenantName={tenant.name} abilities={tenant.abilities} />;
 }
 
 /** The filters and the open alert live in the address, so a link (or a push notification) can open one. */
@@ -65,7 +70,7 @@ function useDashboardParams() {
   return { filter, alertId: params.get('alert'), set };
 }
 
-function Dashboard({ tenantId, tenantName }: { tenantId: string; tenantName: string }) {
+function Dashboard({ tenantId, tenantName, abilities }: { tenantId: string; tenantName: string; abilities: TenantAbilities }) {
   const qc = useQueryClient();
   const { filter, alertId, set } = useDashboardParams();
   const stream = useAlertStream(tenantId);
@@ -120,6 +125,8 @@ function Dashboard({ tenantId, tenantName }: { tenantId: string; tenantName: str
           <Loading />
         ) : list.isError && !list.data ? (
           <LoadError message={ALERT_MSG.alertsLoadFailed} onRetry={() => void list.refetch()} />
+        ) : list.data.items.length === 0 && stats.data?.hasAlerts === false ? (
+          <GettingStarted abilities={abilities} />
         ) : list.data.items.length === 0 ? (
           <Text ta="center" c="dimmed" py="xl" data-testid="alerts-empty">
             {MSG.noAlertsMatch}

@@ -83,7 +83,7 @@ export function Hero() {
               your team and your clients in the loop.
             </Text>
             <Group gap="sm">
-              <Button component={Link} to="/login" size="lg" rightSection={<IconArrowRight size={18} />}>
+              <Button component={Link} to="/login?signup=1" size="lg" rightSection={<IconArrowRight size={18} />}>
                 Start your free trial
               </Button>
               <Button component="a" href="#pricing" size="lg" variant="default">

@@ -35,7 +35,7 @@ export function HomeFooter() {
             <Anchor component={Link} to="/login" size="sm" c="dimmed">
               Sign in
             </Anchor>
-            <Anchor component={Link} to="/login" size="sm" c="dimmed">
+            <Anchor component={Link} to="/login?signup=1" size="sm" c="dimmed">
               Start your 14-day free trial
             </Anchor>
           </Stack>

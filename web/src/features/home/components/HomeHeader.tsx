@@ -27,7 +27,7 @@ export function HomeHeader() {
             <Button component={Link} to="/login" variant="subtle" color="gray">
               Sign in
             </Button>
-            <Button component={Link} to="/login" visibleFrom="sm">
+            <Button component={Link} to="/login?signup=1" visibleFrom="sm">
               Start free trial
             </Button>
             <ThemeToggle />

@@ -46,7 +46,7 @@ function PlanCard({ plan }: { plan: PricingPlan }) {
             {plan.description}
           </Text>
         )}
-        <Button component={Link} to="/login" variant={plan.isDefault ? 'filled' : 'default'} fullWidth size="md">
+        <Button component={Link} to={`/login?signup=1&plan=${encodeURIComponent(plan.id)}`} variant={plan.isDefault ? 'filled' : 'default'} fullWidth size="md">
           Choose Plan
         </Button>
         <Divider />

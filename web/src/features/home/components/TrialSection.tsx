@@ -31,7 +31,7 @@ export function TrialSection() {
                 ))}
               </Group>
             </Stack>
-            <Button component={Link} to="/login" size="lg" variant="white" color="dark" rightSection={<IconArrowRight size={18} />}>
+            <Button component={Link} to="/login?signup=1" size="lg" variant="white" color="dark" rightSection={<IconArrowRight size={18} />}>
               Start your free trial
             </Button>
           </Group>

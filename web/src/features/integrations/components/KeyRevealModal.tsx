@@ -2,7 +2,7 @@ import { Alert as Callout, Button, Code, Group, Modal, Stack, Text } from '@mant
 import { useMediaQuery } from '@mantine/hooks';
 import { IconKey } from '@tabler/icons-react';
 import { INTEGRATION_MSG, type IntegrationWithKey } from '../../../../../contract/integrations.ts';
-import { Copyable } from './Copyable.tsx';
+import { Copyable } from '../../../components/Copyable.tsx';
 
 /** Shown once after creating or rotating: the key in full, and how each kind of tool uses it. */
 export function KeyRevealModal({ revealed, onClose }: { revealed: IntegrationWithKey | null; onClose: () => void }) {

@@ -1,11 +1,11 @@
 import { ActionIcon, Code, CopyButton, Group, Tooltip } from '@mantine/core';
 import { IconCheck, IconCopy } from '@tabler/icons-react';
 
-/** A value to paste elsewhere (a key, a URL, a command) with its copy button. */
-export function Copyable({ value, label }: { value: string; label: string }) {
+/** A value to paste elsewhere (a key, a URL, a command; `block` for several lines) with its copy button. */
+export function Copyable({ value, label, block = false }: { value: string; label: string; block?: boolean }) {
   return (
-    <Group gap={4} wrap="nowrap" className="min-w-0">
-      <Code className="wrap-anywhere grow" data-testid={`copy-${label}`}>
+    <Group gap={4} wrap="nowrap" className="min-w-0" align={block ? 'flex-start' : 'center'}>
+      <Code block={block} className={block ? 'grow min-w-0' : 'wrap-anywhere grow'} style={block ? { overflowX: 'auto' } : undefined} data-testid={`copy-${label}`}>
         {value}
       </Code>
       <CopyButton value={value}>
