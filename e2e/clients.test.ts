@@ -123,7 +123,7 @@ describe.skipIf(!chromiumAvailable())('client management in Chromium', () => {
     await expect.poll(() => tableNames(page)).toEqual(['Acme Anvils', 'bravo Bakery', 'Cyberdyne Systems', 'delta Dental', 'Globex Corporation', 'Initech', 'Massive Dynamic', 'Soylent Foods', 'Stark Industries', 'Umbrella Labs']);
     expect(await page.getByTestId('clients-range').innerText()).toBe('Showing 1-10 of 12');
     await screenshot(page, 'clients-list-light');
-    await page.getByRole('button', { name: '2', exact: true }).click();
+    await page.getByRole('button', { name: 'Page 2', exact: true }).click();
     await expect.poll(() => tableNames(page)).toEqual(['Wayne Enterprises', 'wonka Sweets']);
 
     // Sort by name descending, then by status.

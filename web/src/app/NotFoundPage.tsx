@@ -4,7 +4,7 @@ import { PublicPage } from '../components/PublicPage.tsx';
 
 export function NotFoundPage() {
   return (
-    <PublicPage>
+    <PublicPage title="Page not found">
       <Stack align="center" ta="center" mt="15vh">
         <Title order={1}>Page not found</Title>
         <Text c="dimmed">The page you are looking for does not exist.</Text>

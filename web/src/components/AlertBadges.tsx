@@ -6,7 +6,7 @@ export const STATUS_COLORS: Record<AlertStatus, string> = { new: 'blue', acknowl
 
 export function PriorityBadge({ priority }: { priority: AlertPriority }) {
   return (
-    <Badge color={PRIORITY_COLORS[priority]} variant="filled" size="sm" data-testid="priority-badge">
+    <Badge color={PRIORITY_COLORS[priority]} variant="filled" autoContrast size="sm" data-testid="priority-badge">
       {PRIORITY_LABELS[priority]}
     </Badge>
   );

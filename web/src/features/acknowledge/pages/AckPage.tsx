@@ -26,7 +26,7 @@ export function AckPage() {
         <ThemeIcon size={48} radius="xl" color="gray" variant="light">
           <IconAlertTriangle />
         </ThemeIcon>
-        <Title order={3}>{invalid ? link.error.message : 'This page could not be loaded.'}</Title>
+        <Title order={1} size="h3">{invalid ? link.error.message : 'This page could not be loaded.'}</Title>
         {invalid ? (
           <Button component={Link} to="/app/dashboard" variant="light">
             Go to dashboard
@@ -51,7 +51,7 @@ export function AckPage() {
           <PriorityBadge priority={a.priority} />
           <StatusBadge status={done ? 'acknowledged' : a.status} />
         </Group>
-        <Title order={3} className="wrap-anywhere">
+        <Title order={1} size="h3" className="wrap-anywhere">
           {a.title}
         </Title>
         <Text size="sm" c="dimmed" className="wrap-anywhere">
@@ -82,6 +82,6 @@ export function AckPage() {
   }
 
   return (
-    <PublicCardPage>{body}</PublicCardPage>
+    <PublicCardPage title="Acknowledge alert">{body}</PublicCardPage>
   );
 }

@@ -1,5 +1,5 @@
 import { useEffect, type ReactNode } from 'react';
-import { Box, Group, Pagination, Stack, Text } from '@mantine/core';
+import { Group, Stack, Text } from '@mantine/core';
 import { IconChecklist, IconInbox, IconListDetails } from '@tabler/icons-react';
 import { APPROVAL_MSG, type ApprovalRequestSummary, type ApprovalView } from '../../../../../contract/approvals.ts';
 import { LoadError, NoPermission, StatePanel } from '../../../components/AccessState.tsx';
@@ -7,6 +7,7 @@ import { Loading } from '../../../components/Loading.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useApprovalRequests } from '../api/list-approval-requests.ts';
 import { RequestList } from './RequestList.tsx';
+import { Pager } from '../../../components/Pager.tsx';
 
 
 const EMPTY: Record<ApprovalView, { text: string; icon: ReactNode }> = {
@@ -14,8 +15,6 @@ const EMPTY: Record<ApprovalView, { text: string; icon: ReactNode }> = {
   mine: { text: APPROVAL_MSG.noMine, icon: <IconListDetails /> },
   all: { text: APPROVAL_MSG.noAll, icon: <IconChecklist /> },
 };
-
-const CONTROL_LABELS = { first: 'First page', previous: 'Previous page', next: 'Next page', last: 'Last page' } as const;
 
 export interface RequestsTabProps {
   tenantId: string;
@@ -61,18 +60,7 @@ export function RequestsTab({ tenantId, view, page, onPage, onView, onApprove, o
           {data.items.length ? `Showing ${first}-${first + data.items.length - 1} of ${data.total}` : `${data.total} requests`}
         </Text>
         {data.total > data.pageSize && (
-          <Box component="nav" aria-label="Pages">
-            <Pagination
-              total={totalPages}
-              value={Math.min(page, totalPages)}
-              onChange={onPage}
-              siblings={1}
-              boundaries={1}
-              size="sm"
-              getItemProps={(p) => ({ 'aria-label': `Page ${p}` })}
-              getControlProps={(c) => ({ 'aria-label': CONTROL_LABELS[c] })}
-            />
-          </Box>
+          <Pager total={totalPages} value={Math.min(page, totalPages)} onChange={onPage} siblings={1} boundaries={1} />
         )}
       </Group>
     </Stack>

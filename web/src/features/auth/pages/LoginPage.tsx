@@ -26,12 +26,12 @@ export function LoginPage() {
   if (me && !(googleRegister && me.tenants.length === 0) && !registering) return <Navigate to={safeNext(params.get('next'))} replace />;
 
   return (
-    <PublicPage>
+    <PublicPage title={mode === 'register' ? 'Create your account' : mode === 'forgot' ? 'Reset your password' : 'Sign in'}>
       <Stack w="100%" align="center" gap="lg">
         <Paper withBorder shadow="sm" radius="md" p={{ base: 'md', sm: 'xl' }} w="100%" maw={mode === 'register' ? 640 : 420}>
           {mode === 'register' ? (
             <Stack>
-              <Title order={2}>{googleRegister ? 'Set up your organization' : 'Create your account'}</Title>
+              <Title order={1} size="h2">{googleRegister ? 'Set up your organization' : 'Create your account'}</Title>
               <RegistrationWizard
                 googleMode={googleRegister && !!me}
                 initialPlan={params.get('plan')}
@@ -81,7 +81,7 @@ function SignInForm({ onRegister, onForgot, googleError }: { onRegister: () => v
     <form onSubmit={submit} noValidate>
       <Stack>
         <div>
-          <Title order={2}>Sign in</Title>
+          <Title order={1} size="h2">Sign in</Title>
           <Text c="dimmed" size="sm">
             Welcome back to Alertdesk.
           </Text>
@@ -132,7 +132,7 @@ function ForgotPassword({ onBack }: { onBack: () => void }) {
   return (
     <form onSubmit={submit} noValidate>
       <Stack>
-        <Title order={2}>Reset your password</Title>
+        <Title order={1} size="h2">Reset your password</Title>
         <Text c="dimmed" size="sm">
           We will email you a link to choose a new password. The link works once, for one hour.
         </Text>

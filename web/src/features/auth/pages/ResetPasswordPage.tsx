@@ -37,11 +37,11 @@ export function ResetPasswordPage() {
   };
 
   return (
-    <PublicPage>
+    <PublicPage title={welcome ? 'Choose your password' : 'Reset password'}>
       <Paper withBorder radius="md" p="xl" w="100%" maw={420}>
         <form onSubmit={submit} noValidate>
           <Stack>
-            <Title order={2}>{welcome ? 'Welcome to Alertdesk: choose your password' : 'Choose a new password'}</Title>
+            <Title order={1} size="h2">{welcome ? 'Welcome to Alertdesk: choose your password' : 'Choose a new password'}</Title>
             {done ? (
               <>
                 <Alert color="green">{welcome ? 'Your password is set. Sign in to get started.' : 'Your password has been changed. Sign in with your new password.'}</Alert>

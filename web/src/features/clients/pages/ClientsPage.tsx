@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, Group, Loader, Pagination, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Group, Loader, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconAlertCircle, IconPlus, IconSearch, IconUsers } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
@@ -16,6 +16,7 @@ import { ClientFormModal } from '../components/ClientFormModal.tsx';
 import { ClientList } from '../components/ClientList.tsx';
 import { STATUS_LABELS } from '../components/ClientStatusBadge.tsx';
 import { DeleteClientModal } from '../components/DeleteClientModal.tsx';
+import { Pager } from '../../../components/Pager.tsx';
 
 const SEARCH_DEBOUNCE_MS = 300;
 type Order = 'asc' | 'desc';
@@ -122,7 +123,7 @@ function ClientsView({ tenantId }: { tenantId: string }) {
           <Text size="sm" c="dimmed" data-testid="clients-range">
             {data.items.length ? `Showing ${first}-${first + data.items.length - 1} of ${data.total}` : `${data.total} clients`}
           </Text>
-          <Pagination total={totalPages} value={Math.min(page, totalPages)} onChange={(p) => update({ page: p })} siblings={1} boundaries={1} size="sm" hideWithOnePage />
+          <Pager total={totalPages} value={Math.min(page, totalPages)} onChange={(p) => update({ page: p })} siblings={1} boundaries={1} hideWithOnePage />
         </Group>
       </Stack>
     );

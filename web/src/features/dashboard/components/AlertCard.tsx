@@ -8,7 +8,7 @@ import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components
 /** One alert in a list; the whole card opens the detail modal. */
 export function AlertCard({ alert, onOpen }: { alert: Alert; onOpen: (a: Alert) => void }) {
   return (
-    <UnstyledButton onClick={() => onOpen(alert)} w="100%" aria-label={`Open alert ${alert.title}`} data-testid="alert-card" data-alert-id={alert.id}>
+    <UnstyledButton onClick={() => onOpen(alert)} w="100%" data-testid="alert-card" data-alert-id={alert.id}>
       <Paper withBorder p="sm" radius="md" style={{ borderLeft: `4px solid var(--mantine-color-${PRIORITY_COLORS[alert.priority]}-filled)` }}>
         <Stack gap={4}>
           <Group justify="space-between" gap="xs" wrap="wrap">

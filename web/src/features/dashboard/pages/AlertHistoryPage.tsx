@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Anchor, Box, Button, Group, Pagination, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import { Anchor, Box, Button, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowLeft, IconSearch } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -22,6 +22,7 @@ import { useAlertStream } from '../api/alert-stream.ts';
 import { AlertCard } from '../components/AlertCard.tsx';
 import { LazyAlertDetailModal } from '../components/LazyAlertDetailModal.tsx';
 import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
+import { Pager } from '../../../components/Pager.tsx';
 
 const STATUS_OPTIONS = [{ value: 'all', label: 'All' }, ...HISTORY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
 const PRIORITY_OPTIONS = [{ value: 'all', label: 'All' }, ...ALERT_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))];
@@ -131,7 +132,7 @@ function History({ tenantId }: { tenantId: string }) {
             <Text size="sm" c="dimmed">
               {history.data.total} alerts
             </Text>
-            <Pagination total={pages} value={page} onChange={setPage} size="sm" siblings={1} />
+            <Pager total={pages} value={page} onChange={setPage} siblings={1} />
           </Group>
         )}
       </Paper>

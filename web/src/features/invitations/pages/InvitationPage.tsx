@@ -47,7 +47,7 @@ export function InvitationPage() {
   else if (declined)
     body = (
       <Stack align="center" ta="center">
-        <Title order={3}>Invitation declined</Title>
+        <Title order={1} size="h3">Invitation declined</Title>
         <Text c="dimmed">You will not join this organization. You can close this page.</Text>
       </Stack>
     );
@@ -55,7 +55,7 @@ export function InvitationPage() {
     const invalid = invitation.error instanceof ApiError && invitation.error.status === 404;
     body = (
       <Stack align="center" ta="center" data-testid="invitation-invalid">
-        <Title order={3}>{invalid ? MEMBERS_MSG.invitationInvalid : 'This invitation could not be loaded.'}</Title>
+        <Title order={1} size="h3">{invalid ? MEMBERS_MSG.invitationInvalid : 'This invitation could not be loaded.'}</Title>
         <Text c="dimmed">{invalid ? 'Ask the person who invited you to send a new invitation.' : 'Please try again in a moment.'}</Text>
         {invalid ? (
           <Button component={Link} to={me.data ? '/app/dashboard' : '/login'} variant="light">
@@ -71,7 +71,7 @@ export function InvitationPage() {
   } else body = <InvitationBody token={token} invitation={invitation.data} me={me.data ?? null} onDeclined={() => setDeclined(true)} />;
 
   return (
-    <PublicCardPage>{body}</PublicCardPage>
+    <PublicCardPage title="Invitation">{body}</PublicCardPage>
   );
 }
 
@@ -97,7 +97,7 @@ function InvitationBody({ token, invitation, me, onDeclined }: { token: string; 
         <ThemeIcon size={52} radius="xl" variant="light">
           <IconMailOpened />
         </ThemeIcon>
-        <Title order={2}>Join {invitation.tenantName}</Title>
+        <Title order={1} size="h2">Join {invitation.tenantName}</Title>
         <Text c="dimmed" size="sm">
           {invitation.invitedByName ?? 'An administrator'} invited <b>{invitation.email}</b> to join {invitation.tenantName} on Alertdesk as {roleName}.
         </Text>

@@ -1,5 +1,6 @@
-import { Group, Pagination, Text, TextInput } from '@mantine/core';
+import { Group, Text, TextInput } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
+import { Pager } from '../../../components/Pager.tsx';
 
 export const ADMIN_PAGE_SIZE = 20;
 
@@ -24,7 +25,7 @@ export function ListFooter({ total, noun, page, onPage }: { total: number; noun:
       <Text size="sm" c="dimmed">
         {total} {total === 1 ? noun[0] : noun[1]}
       </Text>
-      {total > ADMIN_PAGE_SIZE && <Pagination total={Math.ceil(total / ADMIN_PAGE_SIZE)} value={page} onChange={onPage} size="sm" />}
+      {total > ADMIN_PAGE_SIZE && <Pager total={Math.ceil(total / ADMIN_PAGE_SIZE)} value={page} onChange={onPage} />}
     </Group>
   );
 }
