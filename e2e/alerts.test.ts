@@ -282,6 +282,26 @@ describe.skipIf(!chromiumAvailable())('alerts in Chromium', () => {
     await context.close();
   });
 
+  it('asks for the list and the figures once when the dashboard opens, and still catches what arrives after', async () => {
+    const { context, page } = await newPage(browser);
+    await registerThroughWizard(page, server.url, { email: uniqueEmail('once'), org: 'Once MSP' });
+    const tenantId = (await (await page.request.get(`${server.url}/api/me`)).json()).tenants[0].id as string;
+    const { key } = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/integrations`, { data: { name: 'Once' } })).json();
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      const path = new URL(r.url()).pathname;
+      if (path.startsWith(`/api/tenants/${tenantId}/alerts`)) asked.push(path.replace(`/api/tenants/${tenantId}`, ''));
+    });
+    await page.reload();
+    await expect.poll(() => page.getByTestId('live-indicator').getAttribute('data-state')).toBe('live');
+    await page.getByTestId('getting-started').waitFor();
+    await page.waitForTimeout(2500);
+    expect(asked.sort()).toEqual(['/alerts', '/alerts/stats']);
+    await send(server, '/api/ingest/events', { title: 'After the first load', priority: 'high', source: 'once' }, key);
+    await expect.poll(() => card(page, 'After the first load').count()).toBe(1);
+    await context.close();
+  });
+
   it('looks right in the dark theme and on a phone', async () => {
     for (const opts of [{ theme: 'dark' as const, name: 'dark' }, { theme: 'light' as const, width: 390, height: 844, name: 'phone' }]) {
       const { context, page } = await newPage(browser, opts);

@@ -9,4 +9,4 @@ export const fetchAlertStats = (tenantId: string, signal?: AbortSignal) => api<A
 export const alertStatsQueryOptions = (tenantId: string) =>
   queryOptions({ queryKey: queryKeys.alertStats(tenantId), queryFn: ({ signal }) => fetchAlertStats(tenantId, signal) });
 
-export const useAlertStats = (tenantId: string) => useQuery(alertStatsQueryOptions(tenantId));
+export const useAlertStats = (tenantId: string, enabled = true) => useQuery({ ...alertStatsQueryOptions(tenantId), enabled });

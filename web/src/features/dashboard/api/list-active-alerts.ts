@@ -14,4 +14,4 @@ export const activeAlertsQueryOptions = (tenantId: string, filter: ActiveAlertsQ
     placeholderData: keepPreviousData,
   });
 
-export const useActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery) => useQuery(activeAlertsQueryOptions(tenantId, filter));
+export const useActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery, enabled = true) => useQuery({ ...activeAlertsQueryOptions(tenantId, filter), enabled });

@@ -22,7 +22,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 import { useCurrentTenant, useSignedInMe } from '../../../lib/session.tsx';
 import { useActiveAlerts } from '../api/list-active-alerts.ts';
 import { useAlertStats } from '../api/alert-stats.ts';
-import { useAlertStream } from '../api/alert-stream.ts';
+import { useAlertStream, useLoadAfterStream } from '../api/alert-stream.ts';
 import { StatCards } from '../components/StatCards.tsx';
 import { AlertCard } from '../components/AlertCard.tsx';
 import { LazyAlertDetailModal } from '../components/LazyAlertDetailModal.tsx';
@@ -76,8 +76,10 @@ function Dashboard({ tenantId, tenantName, abilities }: { tenantId: string; tena
   const qc = useQueryClient();
   const { filter, alertId, set } = useDashboardParams();
   const stream = useAlertStream(tenantId);
-  const stats = useAlertStats(tenantId);
-  const list = useActiveAlerts(tenantId, filter);
+  // One request each on a first visit: they start when the stream is subscribed (issue 14).
+  const load = useLoadAfterStream(stream);
+  const stats = useAlertStats(tenantId, load);
+  const list = useActiveAlerts(tenantId, filter, load);
   // Only a refresh asked for shows a spinner; the frequent live reloads happen quietly.
   const [refreshing, setRefreshing] = useState(false);
   const refresh = () => {
