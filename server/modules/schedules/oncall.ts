@@ -98,12 +98,15 @@ export function shiftAt(s: ScheduleSpec, at: number, cov = coverage(s)): { shift
   return { shift, start: Math.max(wallClock(day, shift.startHour), cov.start), end: Math.min(wallClock(day, shift.endHour), cov.end) };
 }
 
-/** The override that puts someone else in `person`'s place at `at` (the latest made wins), if any. */
+/**
+ * The override that puts someone else in `person`'s place at `at` (the latest made wins; made in the same millisecond,
+ * the later starting one, as overrides come ordered by start), if any.
+ */
 function replacementAt(overrides: readonly OverrideSpec[], person: string | null, at: number): OverrideSpec | undefined {
   if (!person) return undefined;
   let found: OverrideSpec | undefined;
   for (const o of overrides) {
-    if (o.replacedUserId === person && o.startsAt <= at && at < o.endsAt && (!found || o.createdAt > found.createdAt)) found = o;
+    if (o.replacedUserId === person && o.startsAt <= at && at < o.endsAt && (!found || o.createdAt >= found.createdAt)) found = o;
   }
   return found;
 }

@@ -157,7 +157,9 @@ export async function loadOnCallInputs(db: DB, tenantId: string, scheduleId: str
   const spec: ScheduleSpec = { timeZone: schedule.a!, startDate: schedule.b!, endDate: schedule.c!, rotations: rotationsOf({ rotations: schedule.d! }) };
   const overrides = rows
     .filter((r) => r.kind === 'o')
-    .map((r) => toOverrideSpec({ replaced_user_id: r.a!, user_id: r.b!, starts_at: r.c!, ends_at: r.d!, created_at: r.e! }));
+    .map((r) => toOverrideSpec({ replaced_user_id: r.a!, user_id: r.b!, starts_at: r.c!, ends_at: r.d!, created_at: r.e! }))
+    // By start, then creation: the order the resolver breaks ties in (a union has none of its own).
+    .sort((x, y) => x.startsAt - y.startsAt || x.createdAt.localeCompare(y.createdAt));
   const members = new Set(rows.filter((r) => r.kind === 'm').map((r) => r.a!));
   return { spec, overrides, members };
 }
