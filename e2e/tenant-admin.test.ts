@@ -92,6 +92,16 @@ describe.skipIf(!chromiumAvailable())('tenant administration in Chromium', () =>
     // No Edit or Remove on the owner's own row.
     const ownRow = page.locator('[data-testid="member-row"]').first();
     expect(await ownRow.getByRole('button').count()).toBe(0);
+    // Saving without a change closes the dialog without a request and without a toast claiming one.
+    const roleChanges: string[] = [];
+    page.on('request', (r) => {
+      if (r.method() !== 'GET' && r.url().includes('/members/')) roleChanges.push(r.url());
+    });
+    await row(page, colleague).getByRole('button', { name: `Edit ${colleague}` }).click();
+    await page.getByRole('dialog', { name: 'Edit User' }).getByRole('button', { name: 'Save Changes' }).click();
+    await expect.poll(() => page.getByRole('dialog', { name: 'Edit User' }).count()).toBe(0);
+    expect(roleChanges).toEqual([]);
+    expect(await page.getByText('Carl Colleague is now').count()).toBe(0);
     await row(page, colleague).getByRole('button', { name: `Edit ${colleague}` }).click();
     const edit = page.getByRole('dialog', { name: 'Edit User' });
     expect(await edit.getByLabel('Email').getAttribute('readonly')).not.toBeNull();
@@ -99,6 +109,7 @@ describe.skipIf(!chromiumAvailable())('tenant administration in Chromium', () =>
     await page.getByRole('option', { name: 'Admin' }).click();
     await edit.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => row(page, colleague).getByTestId('member-role').textContent()).toBe('Admin');
+    expect(roleChanges).toHaveLength(1);
 
     // The new role takes effect for the colleague.
     await second.page.goto(`${server.url}/app/tenant-admin`);

@@ -9,11 +9,14 @@ import { FailureAlert } from '../../../components/FailureAlert.tsx';
 
 /** Edit User: the email read-only, the role User or Admin, Save Changes. */
 export function EditUserModal({ tenantId, member, onClose }: { tenantId: string; member: TenantMember; onClose: () => void }) {
-  const [role, setRole] = useState<AssignableRole>(member.role === 'admin' ? 'admin' : 'user');
+  const current: AssignableRole = member.role === 'admin' ? 'admin' : 'user';
+  const [role, setRole] = useState<AssignableRole>(current);
   const change = useChangeMemberRole(tenantId);
 
   const save = async (e: React.FormEvent) => {
     e.preventDefault();
+    // Nothing changed: nothing to save, and no toast claiming a change.
+    if (role === current) return onClose();
     try {
       await change.mutateAsync({ memberId: member.id, role });
       notifications.show({ color: 'green', message: `${member.displayName} is now ${role === 'admin' ? 'an Admin' : 'a User'}.` });
