@@ -3,26 +3,8 @@ import type { Browser, Page } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
 import { ALERT_MSG } from '../contract/alerts.ts';
 import { INTEGRATION_MSG } from '../contract/integrations.ts';
-import { chromiumAvailable, newPage, registerThroughWizard, screenshot, type E2EServer, withServerAndBrowser, signIn } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, type E2EServer, withServerAndBrowser, signIn, addMember } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
-
-/** A second person: registered through the API, then made an active member of the tenant (as an accepted invitation would). */
-async function addMember(server: E2EServer, tenantId: string, name: string) {
-  const email = uniqueEmail('member');
-  const password = 'secret123';
-  const res = await fetch(`${server.url}/api/functions/registerUserWithTenant`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url },
-    body: JSON.stringify({ userData: { email, password, displayName: name }, tenantData: { name: 'Zed Own MSP', plan: 'trial' } }),
-  });
-  const { userId } = await res.json();
-  const at = new Date().toISOString();
-  await server.deps.db
-    .insertInto('tenant_members')
-    .values({ id: crypto.randomUUID(), tenant_id: tenantId, user_id: userId, email, display_name: name, role: 'user', status: 'active', joined_at: at, invited_by: null, created_at: at })
-    .execute();
-  return { email, password };
-}
 
 /** Posts to an ingestion endpoint the way a monitoring tool does. */
 async function send(server: E2EServer, path: string, body: unknown, key?: string) {

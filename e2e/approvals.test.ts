@@ -3,37 +3,11 @@ import type { Browser, Page } from 'playwright-core';
 import { APPROVAL_MSG } from '../contract/approvals.ts';
 import { MSG } from '../contract/messages.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
-import { chromiumAvailable, newPage, registerThroughWizard, screenshot, settledShot, signIn, withServerAndBrowser, type E2EServer } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, settledShot, signIn, withServerAndBrowser, type E2EServer, addMember, type Member } from './support.ts';
 
 /** A required field's label: Mantine adds a ' *' that getByLabel reads as part of the text. */
 const REQUIRED = (label: string) => new RegExp(`^${label}( \\*)?$`);
 const PASSWORD = 'secret123';
-
-interface Person {
-  id: string;
-  name: string;
-  email: string;
-}
-
-/**
- * A colleague: registered through the API (with an organization of their own, named so it sorts after the one under
- * test and is not the one their browser opens), then made an active member of the tenant as an accepted invitation would.
- */
-async function addMember(server: E2EServer, tenantId: string, name: string): Promise<Person> {
-  const email = uniqueEmail('member');
-  const res = await fetch(`${server.url}/api/functions/registerUserWithTenant`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url },
-    body: JSON.stringify({ userData: { email, password: PASSWORD, displayName: name }, tenantData: { name: 'Zeta own MSP', plan: 'trial' } }),
-  });
-  const { userId } = (await res.json()) as { userId: string };
-  const at = new Date().toISOString();
-  await server.deps.db
-    .insertInto('tenant_members')
-    .values({ id: crypto.randomUUID(), tenant_id: tenantId, user_id: userId, email, display_name: name, role: 'user', status: 'active', joined_at: at, invited_by: null, created_at: at })
-    .execute();
-  return { id: userId, name, email };
-}
 
 /** Picks an option of a Select or MultiSelect inside `scope`, found by its label. */
 async function pick(page: Page, scope: ReturnType<Page['getByTestId']>, label: string, option: string) {
@@ -69,9 +43,9 @@ describe.skipIf(!chromiumAvailable())('approval workflows in Chromium', () => {
   let browser: Browser;
   let owner: { email: string; password: string };
   let tenantId: string;
-  let anna: Person;
-  let ben: Person;
-  let cara: Person;
+  let anna: Member;
+  let ben: Member;
+  let cara: Member;
   let requestId: string;
   const TITLE = 'VPN access for the Initech migration';
 

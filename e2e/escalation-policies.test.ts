@@ -3,7 +3,7 @@ import type { Browser, Page } from 'playwright-core';
 import { ESCALATION_MSG, ESCALATION_TIMING_HELP } from '../contract/escalation.ts';
 import { MSG } from '../contract/messages.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
-import { chromiumAvailable, newPage, registerThroughWizard, screenshot, withServerAndBrowser, type E2EServer, signIn, settledShot } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, withServerAndBrowser, type E2EServer, signIn, settledShot, addMember } from './support.ts';
 
 /** A required field's label: Mantine adds a ' *' that getByLabel reads as part of the text. */
 const REQUIRED = (label: string) => new RegExp(`^${label}( \\*)?$`);
@@ -17,23 +17,6 @@ async function pick(page: Page, scope: ReturnType<Page['getByTestId']>, label: s
   await scope.getByRole('combobox', { name: label }).click();
   await page.getByRole('option', { name: option, exact: true }).click();
   await page.keyboard.press('Escape');
-}
-
-/** A second person: registered through the API, then made an active member of the tenant (as an accepted invitation would). */
-async function addMember(server: E2EServer, tenantId: string, name: string): Promise<string> {
-  const email = uniqueEmail('member');
-  const res = await fetch(`${server.url}/api/functions/registerUserWithTenant`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json', origin: server.url },
-    body: JSON.stringify({ userData: { email, password: 'secret123', displayName: name }, tenantData: { name: 'Their own MSP', plan: 'trial' } }),
-  });
-  const { userId } = (await res.json()) as { userId: string };
-  const at = new Date().toISOString();
-  await server.deps.db
-    .insertInto('tenant_members')
-    .values({ id: crypto.randomUUID(), tenant_id: tenantId, user_id: userId, email, display_name: name, role: 'user', status: 'active', joined_at: at, invited_by: null, created_at: at })
-    .execute();
-  return userId;
 }
 
 const cardNames = (page: Page) => page.getByTestId('policy-name').allInnerTexts();
@@ -55,7 +38,7 @@ describe.skipIf(!chromiumAvailable())('escalation policies in Chromium', () => {
     account = await registerThroughWizard(page, server.url, { name: 'Olga Owner', email: uniqueEmail('escalation'), org: 'Escalation MSP' });
     const row = await server.deps.db.selectFrom('tenant_members').innerJoin('users', 'users.id', 'tenant_members.user_id').select('tenant_id').where('users.email', '=', account.email).executeTakeFirstOrThrow();
     tenantId = row.tenant_id;
-    memberId = await addMember(server, tenantId, 'Mia Member');
+    memberId = (await addMember(server, tenantId, 'Mia Member')).id;
 
     await page.getByRole('link', { name: 'Escalation Policies' }).click();
     await page.waitForURL('**/app/escalation-policies');

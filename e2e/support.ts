@@ -8,6 +8,7 @@ import { buildApp } from '../server/app.ts';
 import type { Deps } from '../server/deps.ts';
 import type { FastifyInstance } from 'fastify';
 import { MemoryMailer } from '../server/test/test-app.ts';
+import { uniqueEmail } from '../server/test/factories.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -128,4 +129,33 @@ export function withServerAndBrowser(ready: (server: E2EServer, browser: Browser
     await browser?.close();
     await server?.close();
   });
+}
+
+/** A colleague created by `addMember`: their user id, name, and how they sign in. */
+export interface Member {
+  id: string;
+  name: string;
+  email: string;
+  password: string;
+}
+
+/**
+ * A colleague: registered through the API (with an organization of their own, named so it sorts after the one under
+ * test and is not the one their browser opens), then made an active member of the tenant as an accepted invitation would.
+ */
+export async function addMember(server: E2EServer, tenantId: string, name: string): Promise<Member> {
+  const email = uniqueEmail('member');
+  const password = 'secret123';
+  const res = await fetch(`${server.url}/api/functions/registerUserWithTenant`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', origin: server.url },
+    body: JSON.stringify({ userData: { email, password, displayName: name }, tenantData: { name: 'Zeta own MSP', plan: 'trial' } }),
+  });
+  const { userId } = (await res.json()) as { userId: string };
+  const at = new Date().toISOString();
+  await server.deps.db
+    .insertInto('tenant_members')
+    .values({ id: crypto.randomUUID(), tenant_id: tenantId, user_id: userId, email, display_name: name, role: 'user', status: 'active', joined_at: at, invited_by: null, created_at: at })
+    .execute();
+  return { id: userId, name, email, password };
 }

@@ -1,47 +1,21 @@
 import fs from 'node:fs';
-import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type BuiltApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import { MemoryMailer } from '../test/test-app.ts';
-
-/** A stand-in for the error-reporting service (edge of the world): keeps every envelope it is sent, as text. */
-async function envelopeReceiver() {
-  const envelopes: string[] = [];
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const body = Buffer.concat(chunks);
-      envelopes.push((req.headers['content-encoding'] === 'gzip' ? zlib.gunzipSync(body) : body).toString('utf8'));
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as import('node:net').AddressInfo).port;
-  /** Every item of every envelope: its header's type and its parsed payload. */
-  const items = () =>
-    envelopes.flatMap((text) => {
-      const lines = text.split('\n').filter(Boolean).slice(1);
-      const out: Array<{ type: string; payload: any }> = [];
-      for (let i = 0; i + 1 < lines.length; i += 2) out.push({ type: JSON.parse(lines[i]).type, payload: JSON.parse(lines[i + 1]) });
-      return out;
-    });
-  return { dsn: `http://public@127.0.0.1:${port}/1`, envelopes, items, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
+import { reportingService } from '../test/reporting-service.ts';
 
 // Sentry's client is per process: one app, on SQLite (what is reported does not depend on the database).
 describe('error reporting (production mode, SENTRY_DSN set)', () => {
-  let receiver: Awaited<ReturnType<typeof envelopeReceiver>>;
+  let receiver: Awaited<ReturnType<typeof reportingService>>;
   let built: BuiltApp;
   let base: string;
   const tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-sentry-'));
 
   beforeAll(async () => {
-    receiver = await envelopeReceiver();
+    receiver = await reportingService();
     const config = {
       ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', NODE_ENV: 'production', SENTRY_DSN: receiver.dsn, JOB_WORKER: 'false' }),
       databaseUrl: path.join(tmpDir, 'test.db'),

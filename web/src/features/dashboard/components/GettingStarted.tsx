@@ -4,6 +4,7 @@ import { IconKey, IconPlugConnected, IconUserPlus, IconUsers } from '@tabler/ico
 import { Link } from 'react-router';
 import type { TenantAbilities } from '../../../../../contract/auth.ts';
 import { Copyable } from '../../../components/Copyable.tsx';
+import { alertmanagerReceiver, curlExample } from '../../../lib/ingest-examples.ts';
 
 /**
  * A new tenant's dashboard before its first alert: how to send one (an integration key, then curl or Alertmanager),
@@ -11,16 +12,8 @@ import { Copyable } from '../../../components/Copyable.tsx';
  */
 export function GettingStarted({ abilities }: { abilities: TenantAbilities }) {
   const origin = window.location.origin;
-  const curl = `curl -X POST ${origin}/api/ingest/events -H 'Authorization: Bearer <your key>' -H 'Content-Type: application/json' -d '{"title":"Disk full on db-1","priority":"high","source":"db-1"}'`;
-  const alertmanager = [
-    'receivers:',
-    '  - name: alertdesk',
-    '    webhook_configs:',
-    `      - url: ${origin}/api/ingest/alertmanager`,
-    '        http_config:',
-    '          authorization:',
-    "            credentials: '<your key>'",
-  ].join('\n');
+  const curl = curlExample(`${origin}/api/ingest/events`, '<your key>');
+  const alertmanager = alertmanagerReceiver(`${origin}/api/ingest/alertmanager`, '<your key>');
   return (
     <Paper withBorder p={{ base: 'md', sm: 'lg' }} radius="md" data-testid="getting-started">
       <Stack gap="md">

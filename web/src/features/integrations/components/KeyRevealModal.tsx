@@ -3,6 +3,7 @@ import { useMediaQuery } from '@mantine/hooks';
 import { IconKey } from '@tabler/icons-react';
 import { INTEGRATION_MSG, type IntegrationWithKey } from '../../../../../contract/integrations.ts';
 import { Copyable } from '../../../components/Copyable.tsx';
+import { curlExample } from '../../../lib/ingest-examples.ts';
 
 /** Shown once after creating or rotating: the key in full, and how each kind of tool uses it. */
 export function KeyRevealModal({ revealed, onClose }: { revealed: IntegrationWithKey | null; onClose: () => void }) {
@@ -39,7 +40,7 @@ export function KeyRevealModal({ revealed, onClose }: { revealed: IntegrationWit
           <Text fw={600} size="sm">
             Anything else (generic JSON)
           </Text>
-          <Copyable value={`curl -X POST ${e.events} -H 'Authorization: Bearer ${key}' -H 'Content-Type: application/json' -d '{"title":"Disk full on db-1","priority":"high","source":"db-1"}'`} label="curl example" />
+          <Copyable value={curlExample(e.events, key)} label="curl example" />
         </div>
         <Group justify="flex-end">
           <Button onClick={onClose}>I have copied the key</Button>
