@@ -55,6 +55,9 @@ export const ALERT_MSG = {
   noHistory: 'No resolved or closed alerts match your search.',
   liveConnected: 'Live',
   liveReconnecting: 'Reconnecting…',
+  liveOffline: 'Offline',
+  alertGone: 'This alert does not exist or was deleted.',
+  noAlertsOpen: 'No open alerts. All quiet.',
 } as const;
 
 export const AlertMetadata = z.record(z.string(), z.unknown());
@@ -135,9 +138,25 @@ export type AlertDetail = z.infer<typeof AlertDetail>;
 
 const all = <T extends readonly [string, ...string[]]>(values: T) => z.enum(['all', ...values] as [string, ...string[]]).default('all');
 
+/** Orders of the active list: most urgent first, the longest waiting first within a priority (default); or newest first. */
+export const ALERT_SORTS = ['priority', 'newest'] as const;
+export type AlertSort = (typeof ALERT_SORTS)[number];
+export const SORT_LABELS: Record<AlertSort, string> = { priority: 'Priority, oldest first', newest: 'Newest first' };
+
+/** Assignee filter: `me` (the caller), `unassigned`, or a member's user id. */
+export const ASSIGNEE_ME = 'me';
+export const ASSIGNEE_NONE = 'unassigned';
+
 export const ActiveAlertsQuery = z.object({
   status: all(ACTIVE_STATUSES),
   priority: all(ALERT_PRIORITIES),
+  clientId: z.string().trim().min(1).max(100).optional(),
+  assignee: z.string().trim().min(1).max(100).optional(),
+  /** Text in the title, description, source or dedup key (case-insensitive substring), as the history searches. */
+  q: z.string().trim().max(200).optional(),
+  sort: z.enum(ALERT_SORTS).default('priority'),
+  page: z.coerce.number().int().min(1).max(100_000).default(1),
+  pageSize: z.coerce.number().int().min(1).max(ACTIVE_ALERT_LIMIT).default(ACTIVE_ALERT_LIMIT),
 });
 export type ActiveAlertsQuery = z.infer<typeof ActiveAlertsQuery>;
 
@@ -179,6 +198,48 @@ export const AssignBody = z.object({
 export const NoteBody = z.object({
   text: z.string({ error: ALERT_MSG.noteRequired }).trim().min(1, ALERT_MSG.noteRequired).max(10_000, 'A note must be at most 10000 characters'),
 });
+
+/** Actions that can be applied to several alerts at once (dashboard selection). */
+export const BULK_ACTIONS = ['acknowledge', 'resolve', 'assign'] as const;
+export type BulkAction = (typeof BULK_ACTIONS)[number];
+export const BULK_LIMIT = 100;
+export const BULK_MSG = {
+  actionRequired: 'Choose an action: acknowledge, resolve or assign',
+  alertsRequired: 'Choose at least one alert',
+  tooMany: `At most ${BULK_LIMIT} alerts at once`,
+} as const;
+
+export const BulkAlertBody = z
+  .object({
+    action: z.enum(BULK_ACTIONS, { error: BULK_MSG.actionRequired }),
+    alertIds: z
+      .array(z.string().trim().min(1).max(100), { error: BULK_MSG.alertsRequired })
+      .min(1, BULK_MSG.alertsRequired)
+      .max(BULK_LIMIT, BULK_MSG.tooMany)
+      .transform((ids) => [...new Set(ids)]),
+    /** The member to assign (action `assign` only). */
+    userId: z.string().trim().min(1, ALERT_MSG.assigneeRequired).max(100).optional(),
+  })
+  .superRefine((b, ctx) => {
+    if (b.action === 'assign' && !b.userId) ctx.addIssue({ code: 'custom', path: ['userId'], message: ALERT_MSG.assigneeRequired });
+  });
+export type BulkAlertBody = z.input<typeof BulkAlertBody>;
+
+/**
+ * One alert's outcome in a bulk change: the changed alert, or why it was left as it is (404 missing or another
+ * tenant's, 409 changed meanwhile so the action no longer applies, 400 an assignee who is not a member).
+ */
+export const BulkAlertOutcome = z.object({
+  id: z.string(),
+  ok: z.boolean(),
+  alert: Alert.optional(),
+  error: z.object({ status: z.number().int(), code: z.string(), message: z.string() }).optional(),
+});
+export type BulkAlertOutcome = z.infer<typeof BulkAlertOutcome>;
+export const BulkAlertResult = z
+  .object({ results: z.array(BulkAlertOutcome), succeeded: z.number().int(), failed: z.number().int() })
+  .meta({ id: 'BulkAlertResult' });
+export type BulkAlertResult = z.infer<typeof BulkAlertResult>;
 
 export const Assignee = z.object({ id: z.string(), displayName: z.string(), email: z.string() });
 export type Assignee = z.infer<typeof Assignee>;

@@ -9,6 +9,7 @@ import * as m0007 from './0007_oncall_schedules.ts';
 import * as m0008 from './0008_escalation_policies.ts';
 import * as m0009 from './0009_paging.ts';
 import * as m0010 from './0010_approvals.ts';
+import * as m0011 from './0011_alert_priority_order.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const migrations: Record<string, Migration> = {
   '0008_escalation_policies': m0008,
   '0009_paging': m0009,
   '0010_approvals': m0010,
+  '0011_alert_priority_order': m0011,
 };

@@ -2,7 +2,7 @@ import { sql, type CompiledQuery, type Expression, type SqlBool } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import { parseJson } from '../../db/database.ts';
 import type { AlertEventsTable, AlertNotesTable, AlertsTable } from '../../db/schema.ts';
-import { ACTIVE_ALERT_LIMIT, type Alert, type AlertHistoryQuery, type AlertPriority, type AlertStatus, type ActiveAlertsQuery } from '../../../contract/alerts.ts';
+import { ASSIGNEE_NONE, type Alert, type AlertHistoryQuery, type AlertPriority, type AlertStatus, type ActiveAlertsQuery } from '../../../contract/alerts.ts';
 import { allowedActions } from './alerts.policy.ts';
 import { listActiveMemberAccounts } from '../members/members.repository.ts';
 import { JSON_LIMITS } from '../../../contract/common.ts';
@@ -15,6 +15,11 @@ const HISTORY = sql<SqlBool>`a.status in ('resolved', 'closed')`;
 const OPEN = sql<SqlBool>`status in ('new', 'acknowledged', 'in_progress')`;
 const statusIs = (s: AlertStatus) => sql<SqlBool>`a.status = ${sql.lit(s)}`;
 const priorityIs = (p: AlertPriority) => sql<SqlBool>`a.priority = ${sql.lit(p)}`;
+
+const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+/** The text search of the active list and the history: a case-insensitive substring of search_text, `%` and `_` literal. */
+const searchMatches = (q: string) => sql<SqlBool>`a.search_text like ${`%${escapeLike(q.toLowerCase())}%`} escape '\\'`;
 
 const alertRows = (db: DB) =>
   db
@@ -97,26 +102,40 @@ export function toAlert(row: AlertRow): Alert {
   };
 }
 
-/** The active list of spec section 4: new, acknowledged and in progress, newest first, at most 100. */
-export async function listActiveAlerts(db: DB, tenantId: string, filter: ActiveAlertsQuery) {
+/**
+ * Urgency rank of a priority (critical 0 … info 4), written out literally: it is the expression of the partial index
+ * alerts_active_rank_idx (migration 0011), and both planners use that index only for exactly this expression.
+ */
+const PRIORITY_RANK = sql<number>`(case a.priority when 'critical' then 0 when 'high' then 1 when 'medium' then 2 when 'low' then 3 when 'info' then 4 else 5 end)`;
+
+/** The active list's filters, with the assignee resolved: a user id, ASSIGNEE_NONE, or none. */
+export type ActiveAlertsFilter = Omit<ActiveAlertsQuery, 'assignee'> & { assignee?: string };
+
+/**
+ * The active list of spec section 4 (new, acknowledged and in progress), a page at a time: by urgency, the longest
+ * waiting first within a priority (sort `priority`), or newest first (sort `newest`); the id makes the order total.
+ * `total` counts every match, not only the page.
+ */
+export async function listActiveAlerts(db: DB, tenantId: string, filter: ActiveAlertsFilter) {
   const conditions: Expression<SqlBool>[] = [ACTIVE];
   if (filter.status !== 'all') conditions.push(statusIs(filter.status as AlertStatus));
   if (filter.priority !== 'all') conditions.push(priorityIs(filter.priority as AlertPriority));
-  const where = sql.join(conditions, sql` and `);
+  if (filter.clientId) conditions.push(sql<SqlBool>`a.client_id = ${filter.clientId}`);
+  if (filter.assignee === ASSIGNEE_NONE) conditions.push(sql<SqlBool>`a.assigned_to is null`);
+  else if (filter.assignee) conditions.push(sql<SqlBool>`a.assigned_to = ${filter.assignee}`);
+  if (filter.q) conditions.push(searchMatches(filter.q));
+  const where = sql<SqlBool>`${sql.join(conditions, sql` and `)}`;
+  let page = alertRows(db).where('a.tenant_id', '=', tenantId).where(where);
+  page =
+    filter.sort === 'newest'
+      ? page.orderBy('a.created_at', 'desc').orderBy('a.id', 'desc')
+      : page.orderBy(PRIORITY_RANK).orderBy('a.created_at', 'asc').orderBy('a.id', 'asc');
   const [rows, count] = await Promise.all([
-    alertRows(db)
-      .where('a.tenant_id', '=', tenantId)
-      .where(sql<SqlBool>`${where}`)
-      .orderBy('a.created_at', 'desc')
-      .orderBy('a.id', 'desc')
-      .limit(ACTIVE_ALERT_LIMIT)
+    page
+      .limit(filter.pageSize)
+      .offset((filter.page - 1) * filter.pageSize)
       .execute(),
-    db
-      .selectFrom('alerts as a')
-      .select((eb) => eb.fn.countAll().as('n'))
-      .where('a.tenant_id', '=', tenantId)
-      .where(sql<SqlBool>`${where}`)
-      .executeTakeFirstOrThrow(),
+    db.selectFrom('alerts as a').select((eb) => eb.fn.countAll().as('n')).where('a.tenant_id', '=', tenantId).where(where).executeTakeFirstOrThrow(),
   ]);
   return { rows: rows as AlertRow[], total: Number(count.n) };
 }
@@ -141,15 +160,13 @@ export async function hasAnyAlert(db: DB, tenantId: string): Promise<boolean> {
   return row !== undefined;
 }
 
-const escapeLike = (s: string) => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
 /** Resolved and closed alerts, most recently resolved first, searchable and paginated. */
 export async function listAlertHistory(db: DB, tenantId: string, q: AlertHistoryQuery) {
   const conditions: Expression<SqlBool>[] = [HISTORY];
   if (q.status !== 'all') conditions.push(statusIs(q.status as AlertStatus));
   if (q.priority !== 'all') conditions.push(priorityIs(q.priority as AlertPriority));
   if (q.clientId) conditions.push(sql<SqlBool>`a.client_id = ${q.clientId}`);
-  if (q.q) conditions.push(sql<SqlBool>`a.search_text like ${`%${escapeLike(q.q.toLowerCase())}%`} escape '\\'`);
+  if (q.q) conditions.push(searchMatches(q.q));
   const where = sql<SqlBool>`${sql.join(conditions, sql` and `)}`;
   const [rows, count] = await Promise.all([
     alertRows(db)

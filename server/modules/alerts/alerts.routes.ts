@@ -10,12 +10,14 @@ import {
   AlertStats,
   AssignBody,
   AssigneeList,
+  BulkAlertBody,
+  BulkAlertResult,
   NoteBody,
-  ACTIVE_ALERT_LIMIT,
+  ASSIGNEE_ME,
 } from '../../../contract/alerts.ts';
 import type { Deps } from '../../deps.ts';
 import { countActiveByPriority, hasAnyAlert, listActiveAlerts, listAlertHistory, listAssignees, toAlert } from './alerts.repository.ts';
-import { acknowledgeAlert, addAlertNote, assignAlert, closeAlert, getAlertDetail, resolveAlert, startWorkOnAlert } from './alerts.service.ts';
+import { acknowledgeAlert, addAlertNote, assignAlert, bulkAlertAction, closeAlert, getAlertDetail, resolveAlert, startWorkOnAlert } from './alerts.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
@@ -35,8 +37,10 @@ export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
       schema: { tags: ['alerts'], params: TenantParam, querystring: ActiveAlertsQuery, response: { 200: AlertList, ...errors } },
     },
     async (req) => {
-      const { rows, total } = await listActiveAlerts(db, req.tenantContext.tenant.id, req.query);
-      return { items: rows.map(toAlert), total, page: 1, pageSize: ACTIVE_ALERT_LIMIT };
+      const { user, tenant } = req.tenantContext;
+      const { assignee, ...query } = req.query;
+      const { rows, total } = await listActiveAlerts(db, tenant.id, { ...query, assignee: assignee === ASSIGNEE_ME ? user.id : assignee });
+      return { items: rows.map(toAlert), total, page: query.page, pageSize: query.pageSize };
     },
   );
 
@@ -88,6 +92,14 @@ export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
   action('start', startWorkOnAlert);
   action('resolve', resolveAlert);
   action('close', closeAlert);
+
+  // Several alerts at once, each exactly as its single action (its own transaction, timeline entry and live update);
+  // what could not be done to one alert is reported for that alert.
+  r.post(
+    `${base}/bulk`,
+    { config: { tenantScoped: true }, schema: { tags: ['alerts'], params: TenantParam, body: BulkAlertBody, response: { 200: BulkAlertResult, ...errors } } },
+    async (req) => bulkAlertAction(svc, req.tenantContext, req.body),
+  );
 
   r.post(
     `${base}/:alertId/assign`,

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
 import { now, parseJson } from '../../db/database.ts';
-import { ALERT_MSG, type AlertAction, type AlertDetail, type AlertStatus, type TimelineEntry } from '../../../contract/alerts.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
+import { ALERT_MSG, type AlertAction, type AlertDetail, type AlertStatus, type BulkAction, type BulkAlertOutcome, type BulkAlertResult, type TimelineEntry } from '../../../contract/alerts.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import type { AlertEventsTable } from '../../db/schema.ts';
 import type { AlertBus } from './alert-bus.ts';
@@ -196,4 +196,38 @@ export async function addAlertNote(deps: AlertServiceDeps, ctx: TenantContext, a
   if (!changed) throw notFound(ALERT_MSG.alertNotFound);
   deps.bus.publish(tenantId, { kind: 'updated', id: changed.id, status: changed.status as AlertStatus, priority: changed.priority, dedupKey: changed.dedup_key, updatedAt: changed.updated_at });
   return getAlertDetail(deps.db, tenantId, alertId);
+}
+
+/**
+ * One action on several alerts (the dashboard's selection), in the given order. Each alert goes through the very
+ * function of its single action, so each change is its own status-guarded transaction with its timeline entry, its
+ * escalation stopped and its live update, and the caller needs exactly the rights of the single action (every
+ * member). What an alert refuses (404 missing or another tenant's, 409 changed meanwhile, 400 an assignee who is
+ * not a member) is reported for that alert and the others go on; anything else (a bug, the database away) ends the
+ * request with its own status, the changes made until then staying made.
+ */
+export async function bulkAlertAction(
+  deps: AlertServiceDeps,
+  ctx: TenantContext,
+  body: { action: BulkAction; alertIds: string[]; userId?: string },
+): Promise<BulkAlertResult> {
+  const apply: Record<BulkAction, (alertId: string) => Promise<AlertDetail>> = {
+    acknowledge: (id) => acknowledgeAlert(deps, ctx, id),
+    resolve: (id) => resolveAlert(deps, ctx, id),
+    // The body schema requires userId with assign; an empty one is refused by the assignee check like any non-member.
+    assign: (id) => assignAlert(deps, ctx, id, body.userId ?? ''),
+  };
+  const run = apply[body.action];
+  const results: BulkAlertOutcome[] = [];
+  for (const id of body.alertIds) {
+    try {
+      results.push({ id, ok: true, alert: (await run(id)).alert });
+    } catch (err) {
+      // Only an alert's own refusal is an outcome; a 5xx AppError (the database away) is the request's.
+      if (!(err instanceof AppError) || err.statusCode >= 500) throw err;
+      results.push({ id, ok: false, error: { status: err.statusCode, code: err.code, message: err.message } });
+    }
+  }
+  const succeeded = results.filter((r) => r.ok).length;
+  return { results, succeeded, failed: results.length - succeeded };
 }

@@ -1,9 +1,10 @@
-import { beforeAll, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { sql } from 'kysely';
 import { buildApp } from '../../app.ts';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
-import { addMember, registerOwner } from '../../test/factories.ts';
+import { addMember, insertClient, registerOwner } from '../../test/factories.ts';
 import { createIntegration, ingest, openEventStream, pdTrigger, sleep } from '../../test/alerts.ts';
+import { enqueueJobs, listAlertJobs } from '../../jobs/jobs.repository.ts';
 
 describeEachDatabase('alerts', (t) => {
   beforeAll(async () => {
@@ -23,17 +24,47 @@ describeEachDatabase('alerts', (t) => {
     return { owner, integration, base, raise };
   };
 
-  it('lists active alerts newest first with server-side filters, at most 100, and counts every active one', async () => {
+  it('lists active alerts newest first on request, with server-side filters, 100 a page, and counts every active one', async () => {
     const { owner, base, raise } = await tenant();
     const priorities = ['critical', 'high', 'medium', 'low', 'info'];
     for (let i = 0; i < 105; i++) await raise(`k${String(i).padStart(3, '0')}`, priorities[i % 5]);
-    const list = await owner.agent.get(base);
+    const list = await owner.agent.get(`${base}?sort=newest`);
     expect(list.statusCode).toBe(200);
     expect(list.data.items).toHaveLength(100);
     expect(list.data).toMatchObject({ total: 105, page: 1, pageSize: 100 });
     expect(list.data.items[0].dedupKey).toBe('k104');
     const created = list.data.items.map((a: any) => a.createdAt);
     expect([...created].sort().reverse()).toEqual(created);
+    // The second page holds the five oldest, and the two pages together every alert once.
+    const second = await owner.agent.get(`${base}?sort=newest&page=2`);
+    expect(second.data).toMatchObject({ total: 105, page: 2, pageSize: 100 });
+    expect(second.data.items.map((a: any) => a.dedupKey)).toEqual(['k004', 'k003', 'k002', 'k001', 'k000']);
+    expect(new Set([...list.data.items, ...second.data.items].map((a: any) => a.id)).size).toBe(105);
+
+    // The default order: the 21 critical ones first, oldest first; the same pages in it.
+    const byPriority = await owner.agent.get(base);
+    expect(byPriority.data).toMatchObject({ total: 105, page: 1, pageSize: 100 });
+    expect(byPriority.data.items.slice(0, 21).every((a: any) => a.priority === 'critical')).toBe(true);
+    expect(byPriority.data.items[0].dedupKey).toBe('k000');
+    expect(byPriority.data.items[21]).toMatchObject({ priority: 'high', dedupKey: 'k001' });
+    const lastPage = await owner.agent.get(`${base}?page=2`);
+    expect(lastPage.data).toMatchObject({ total: 105, page: 2, pageSize: 100 });
+    expect(lastPage.data.items.map((a: any) => a.dedupKey)).toEqual(['k084', 'k089', 'k094', 'k099', 'k104']);
+    const small = await owner.agent.get(`${base}?pageSize=10&page=3`);
+    expect(small.data).toMatchObject({ total: 105, page: 3, pageSize: 10 });
+    expect(small.data.items.map((a: any) => a.id)).toEqual(byPriority.data.items.slice(20, 30).map((a: any) => a.id));
+    expect((await owner.agent.get(`${base}?page=99`)).data).toMatchObject({ items: [], total: 105, page: 99 });
+    for (const [query, field] of [
+      ['pageSize=101', 'pageSize'],
+      ['pageSize=0', 'pageSize'],
+      ['page=0', 'page'],
+      ['sort=oldest', 'sort'],
+    ]) {
+      const res = await owner.agent.get(`${base}?${query}`);
+      expect(res.statusCode, query).toBe(400);
+      expect(res.data.error.code).toBe('validation_failed');
+      expect(Object.keys(res.data.error.fields), query).toEqual([field]);
+    }
 
     const stats = await owner.agent.get(`${base}/stats`);
     expect(stats.data).toEqual({ critical: 21, high: 21, medium: 21, low: 21, info: 21, lowInfo: 42, total: 105, hasAlerts: true });
@@ -54,6 +85,103 @@ describeEachDatabase('alerts', (t) => {
     // Resolved alerts leave the list and the counts.
     await owner.agent.post(`${base}/${first.id}/resolve`);
     expect((await owner.agent.get(`${base}/stats`)).data.total).toBe(104);
+  });
+
+  /** Moves an alert's creation time (the tests of the order need ages that ingestion in one go cannot give). */
+  const createdAt = (id: string, at: string) => t().deps.db.updateTable('alerts').set({ created_at: at }).where('id', '=', id).execute();
+  const keys = (res: { data: { items: Array<{ dedupKey: string }> } }) => res.data.items.map((a) => a.dedupKey);
+
+  it('orders the active list by priority, the longest waiting first within one, by default; newest first on request', async () => {
+    const { owner, base, raise } = await tenant();
+    const alerts: Array<[string, string, string]> = [
+      ['low-old', 'low', '2025-03-01T06:00:00.000Z'],
+      ['critical-new', 'critical', '2025-03-01T10:05:00.000Z'],
+      ['critical-old', 'critical', '2025-03-01T09:00:00.000Z'],
+      ['info', 'info', '2025-03-01T05:00:00.000Z'],
+      ['high', 'high', '2025-03-01T10:10:00.000Z'],
+      ['medium', 'medium', '2025-03-01T04:00:00.000Z'],
+      ['critical-tie-1', 'critical', '2025-03-01T09:30:00.000Z'],
+      ['critical-tie-2', 'critical', '2025-03-01T09:30:00.000Z'],
+      ['low-new', 'low', '2025-03-01T11:00:00.000Z'],
+    ];
+    const ids: Record<string, string> = {};
+    for (const [key, priority, at] of alerts) {
+      ids[key] = await raise(key, priority);
+      await createdAt(ids[key], at);
+    }
+    // Two created in the same instant keep one order: by id.
+    const [tie1, tie2] = [ids['critical-tie-1'], ids['critical-tie-2']].sort();
+    const tieKey = (id: string) => (id === ids['critical-tie-1'] ? 'critical-tie-1' : 'critical-tie-2');
+
+    const byPriority = await owner.agent.get(base);
+    expect(byPriority.statusCode).toBe(200);
+    expect(keys(byPriority)).toEqual(['critical-old', tieKey(tie1), tieKey(tie2), 'critical-new', 'high', 'medium', 'low-old', 'low-new', 'info']);
+    expect((await owner.agent.get(`${base}?sort=priority`)).data).toEqual(byPriority.data);
+    // Acknowledged or in progress, an alert keeps its place: the order is by priority and age, not by status.
+    await owner.agent.post(`${base}/${ids['critical-old']}/acknowledge`);
+    expect(keys(await owner.agent.get(base))[0]).toBe('critical-old');
+
+    const newest = await owner.agent.get(`${base}?sort=newest`);
+    expect(keys(newest)).toEqual(['low-new', 'high', 'critical-new', tieKey(tie2), tieKey(tie1), 'critical-old', 'low-old', 'info', 'medium']);
+  });
+
+  it('filters the active list by client, assignee and text (wildcards taken literally); another tenant’s client shows nothing', async () => {
+    const { owner, base, raise } = await tenant();
+    const other = await tenant();
+    const member = await addMember(t().deps, t().app, owner.tenantId, 'user');
+    const clientId = await insertClient(t().deps.db, owner.tenantId, 'Initech');
+    const theirClientId = await insertClient(t().deps.db, other.owner.tenantId, 'Globex');
+    const clientKey = await createIntegration(owner.agent, owner.tenantId, { name: 'Initech monitoring', clientId });
+    const theirClientKey = await createIntegration(other.owner.agent, other.owner.tenantId, { name: 'Globex monitoring', clientId: theirClientId });
+    const raiseVia = async (key: string, dedupKey: string, title: string) => {
+      const res = await ingest(t().app, '/api/ingest/events', { title, dedupKey }, { authorization: `Bearer ${key}` });
+      if (res.statusCode !== 202) throw new Error(res.body);
+      return res.data.alertId as string;
+    };
+    const initech1 = await raiseVia(clientKey.key, 'initech-1', 'Initech: CPU at 100% on web-1');
+    const initech2 = await raiseVia(clientKey.key, 'initech-2', 'Initech: disk full on db_1');
+    await raiseVia(theirClientKey.key, 'globex-1', 'Globex: CPU at 100% on web-1');
+    const mine = await raise('mine', 'high', 'Queue 1000 deep');
+    const theirs = await raise('theirs', 'high', 'Disk full on db-1');
+    const nobody = await raise('nobody', 'low', 'Certificate expires soon');
+    expect((await owner.agent.post(`${base}/${mine}/assign`, { userId: owner.userId })).statusCode).toBe(200);
+    expect((await owner.agent.post(`${base}/${theirs}/assign`, { userId: member.userId })).statusCode).toBe(200);
+    expect((await owner.agent.post(`${base}/${initech2}/assign`, { userId: member.userId })).statusCode).toBe(200);
+
+    const ids = async (query: string, agent = owner.agent) => {
+      const res = await agent.get(`${base}?sort=newest&${query}`);
+      expect(res.statusCode, query).toBe(200);
+      expect(res.data.total, query).toBe(res.data.items.length);
+      return res.data.items.map((a: any) => a.id).sort();
+    };
+    expect(await ids(`clientId=${clientId}`)).toEqual([initech1, initech2].sort());
+    expect(await ids(`clientId=${theirClientId}`)).toEqual([]);
+    expect(await ids('clientId=no-such-client')).toEqual([]);
+    // The other tenant sees its client's alert under its own tenant.
+    expect((await other.owner.agent.get(`${other.base}?clientId=${theirClientId}`)).data.total).toBe(1);
+
+    expect(await ids('assignee=me')).toEqual([mine]);
+    expect(await ids('assignee=me', member.agent)).toEqual([theirs, initech2].sort());
+    expect(await ids(`assignee=${member.userId}`)).toEqual([theirs, initech2].sort());
+    expect(await ids(`assignee=${owner.userId}`, member.agent)).toEqual([mine]);
+    expect(await ids('assignee=unassigned')).toEqual([initech1, nobody].sort());
+    expect(await ids(`assignee=${other.owner.userId}`)).toEqual([]);
+
+    // Case-insensitive substring; % and _ are the characters themselves, not LIKE wildcards.
+    expect(await ids(`q=${encodeURIComponent('cpu AT 100%')}`)).toEqual([initech1]);
+    expect(await ids(`q=${encodeURIComponent('100%')}`)).toEqual([initech1]);
+    expect(await ids(`q=${encodeURIComponent('db_1')}`)).toEqual([initech2]);
+    expect(await ids(`q=${encodeURIComponent('%')}`)).toEqual([initech1]);
+    expect(await ids(`q=${encodeURIComponent('_')}`)).toEqual([initech2]);
+    expect(await ids(`q=${encodeURIComponent('  ')}`)).toHaveLength(5);
+    // Filters combine.
+    expect(await ids(`clientId=${clientId}&assignee=unassigned&q=cpu`)).toEqual([initech1]);
+    expect(await ids(`clientId=${clientId}&assignee=me&q=cpu`)).toEqual([]);
+    expect(await ids(`priority=high&assignee=${member.userId}`)).toEqual([theirs]);
+
+    const tooLong = await owner.agent.get(`${base}?q=${'x'.repeat(201)}`);
+    expect(tooLong.statusCode).toBe(400);
+    expect(Object.keys(tooLong.data.error.fields)).toEqual(['q']);
   });
 
   it('says in the stats whether the tenant ever received an alert: not before the first, still after all are resolved', async () => {
@@ -166,6 +294,180 @@ describeEachDatabase('alerts', (t) => {
     expect(answers.map((r) => r.statusCode).sort()).toEqual([200, 409]);
     const events = (await owner.agent.get(`${base}/${id}`)).data.timeline.filter((e: any) => e.kind === 'acknowledged');
     expect(events).toHaveLength(1);
+  });
+
+  describe('bulk actions', () => {
+    const CHANGED = 'This alert has changed meanwhile and no longer allows this action. Its current state is shown.';
+    const timeline = async (agent: Agent, base: string, id: string) =>
+      ((await agent.get(`${base}/${id}`)).data.timeline as any[]).map((e) => [e.kind, e.actorType, e.actorId, e.actorName]);
+
+    it('acknowledges each alert as its single action would; one resolved meanwhile is refused with 409 and left as it is', async () => {
+      const { owner, base, raise } = await tenant();
+      const member = await addMember(t().deps, t().app, owner.tenantId, 'user');
+      const memberName = (await member.agent.get('/api/me')).data.user.displayName;
+      const first = await raise('bulk-1');
+      const second = await raise('bulk-2');
+      // Meanwhile, a colleague acknowledges and resolves the second one.
+      await owner.agent.post(`${base}/${second}/acknowledge`);
+      await owner.agent.post(`${base}/${second}/resolve`);
+      const before = (await owner.agent.get(`${base}/${second}`)).data;
+      // Pending escalation steps of the first alert (as the engine schedules them) go with its acknowledgement.
+      await enqueueJobs(t().deps.db, [{ kind: 'escalation.step', uniqueKey: `step:${first}`, dueAt: new Date(Date.now() + 60_000), payload: {}, tenantId: owner.tenantId, alertId: first }], new Date());
+      const stream = await openEventStream(t().app, `/api/tenants/${owner.tenantId}/events`, owner.agent.cookie);
+      try {
+        // A plain member may: every member may act on the tenant's alerts, one at a time or several.
+        const res = await member.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: [first, second] });
+        expect(res.statusCode).toBe(200);
+        expect(res.data).toMatchObject({ succeeded: 1, failed: 1 });
+        expect(res.data.results.map((r: any) => r.id)).toEqual([first, second]);
+        expect(res.data.results[0]).toMatchObject({ id: first, ok: true, alert: { id: first, status: 'acknowledged', acknowledgedBy: member.userId, actions: ['startWork', 'resolve', 'assign', 'addNote'] } });
+        expect(res.data.results[0].error).toBeUndefined();
+        expect(res.data.results[1]).toEqual({ id: second, ok: false, error: { status: 409, code: 'conflict', message: CHANGED } });
+
+        const changed = await stream.waitFor((e) => e.event === 'alert' && e.data.id === first && e.data.kind === 'updated');
+        expect(changed.data.status).toBe('acknowledged');
+      } finally {
+        stream.close();
+      }
+      expect(await listAlertJobs(t().deps.db, owner.tenantId, first)).toEqual([]);
+      const firstDetail = (await owner.agent.get(`${base}/${first}`)).data;
+      expect(firstDetail.acknowledgedByName).toBe(memberName);
+      expect(await timeline(owner.agent, base, first)).toEqual([
+        ['triggered', 'integration', expect.any(String), 'Prometheus'],
+        ['acknowledged', 'user', member.userId, memberName],
+      ]);
+      // The refused one is exactly as it was: no change, no timeline entry.
+      expect((await owner.agent.get(`${base}/${second}`)).data).toEqual(before);
+    });
+
+    it('reports another tenant’s alert and a missing one as not found, and still changes the tenant’s own', async () => {
+      const a = await tenant();
+      const b = await tenant();
+      const own = await a.raise('own');
+      const foreign = await b.raise('foreign');
+      const acked = await a.owner.agent.post(`${a.base}/bulk`, { action: 'acknowledge', alertIds: [foreign, own, 'missing-id', own] });
+      expect(acked.statusCode).toBe(200);
+      // In the given order, the repeated id once.
+      expect(acked.data.results.map((r: any) => [r.id, r.ok, r.error?.status])).toEqual([
+        [foreign, false, 404],
+        [own, true, undefined],
+        ['missing-id', false, 404],
+      ]);
+      expect(acked.data.results[0].error).toEqual({ status: 404, code: 'not_found', message: 'Alert not found' });
+      expect(acked.data).toMatchObject({ succeeded: 1, failed: 2 });
+      expect((await b.owner.agent.get(`${b.base}/${foreign}`)).data.alert.status).toBe('new');
+      expect((await a.owner.agent.get(`${a.base}/${own}`)).data.alert.status).toBe('acknowledged');
+
+      const resolved = await a.owner.agent.post(`${a.base}/bulk`, { action: 'resolve', alertIds: [own, foreign] });
+      expect(resolved.data.results.map((r: any) => [r.ok, r.alert?.status ?? r.error.status])).toEqual([
+        [true, 'resolved'],
+        [false, 404],
+      ]);
+      expect(resolved.data.results[0].alert).toMatchObject({ resolvedBy: a.owner.userId, actions: ['close', 'addNote'] });
+      expect((await timeline(a.owner.agent, a.base, own)).slice(1)).toEqual([
+        ['acknowledged', 'user', a.owner.userId, 'Olivia Owner'],
+        ['resolved', 'user', a.owner.userId, 'Olivia Owner'],
+      ]);
+      expect((await b.owner.agent.get(`${b.base}/${foreign}`)).data.alert.status).toBe('new');
+      // The other tenant's alerts, through the other tenant's URL, are not the caller's: the whole request is 404.
+      const theirUrl = await a.owner.agent.post(`${b.base}/bulk`, { action: 'acknowledge', alertIds: [foreign] });
+      expect(theirUrl.statusCode).toBe(404);
+      expect((await new Agent(t().app).post(`${a.base}/bulk`, { action: 'acknowledge', alertIds: [own] })).statusCode).toBe(401);
+    });
+
+    it('resolves only what may be resolved: a new alert answers 409', async () => {
+      const { owner, base, raise } = await tenant();
+      const acked = await raise('r-acked');
+      const started = await raise('r-started');
+      const fresh = await raise('r-new');
+      await owner.agent.post(`${base}/${acked}/acknowledge`);
+      await owner.agent.post(`${base}/${started}/acknowledge`);
+      await owner.agent.post(`${base}/${started}/start`);
+      const res = await owner.agent.post(`${base}/bulk`, { action: 'resolve', alertIds: [acked, started, fresh] });
+      expect(res.data.results.map((r: any) => (r.ok ? r.alert.status : r.error.status))).toEqual(['resolved', 'resolved', 409]);
+      expect(res.data).toMatchObject({ succeeded: 2, failed: 1 });
+      expect((await owner.agent.get(`${base}/${fresh}`)).data.alert.status).toBe('new');
+    });
+
+    it('assigns several alerts to a member, and refuses a non-member for each alert with 400', async () => {
+      const { owner, base, raise } = await tenant();
+      const member = await addMember(t().deps, t().app, owner.tenantId, 'user');
+      const memberName = (await member.agent.get('/api/me')).data.user.displayName;
+      const outsider = await registerOwner(t().app);
+      const one = await raise('as-1');
+      const two = await raise('as-2');
+      const done = await raise('as-done');
+      await owner.agent.post(`${base}/${done}/acknowledge`);
+      await owner.agent.post(`${base}/${done}/resolve`);
+
+      const refused = await owner.agent.post(`${base}/bulk`, { action: 'assign', alertIds: [one, two], userId: outsider.userId });
+      expect(refused.statusCode).toBe(200);
+      expect(refused.data).toEqual({
+        results: [one, two].map((id) => ({ id, ok: false, error: { status: 400, code: 'bad_request', message: 'This person is not a member of this organization' } })),
+        succeeded: 0,
+        failed: 2,
+      });
+      for (const id of [one, two]) expect((await owner.agent.get(`${base}/${id}`)).data.alert.assignedTo).toBeNull();
+
+      const res = await member.agent.post(`${base}/bulk`, { action: 'assign', alertIds: [one, two, done], userId: ` ${member.userId} ` });
+      expect(res.data.results.map((r: any) => (r.ok ? r.alert.assigneeName : r.error.status))).toEqual([memberName, memberName, 409]);
+      expect(res.data.results[0].alert).toMatchObject({ assignedTo: member.userId, status: 'new' });
+      const entry = ((await owner.agent.get(`${base}/${two}`)).data.timeline as any[]).find((e) => e.kind === 'assigned');
+      expect(entry).toMatchObject({ actorType: 'user', actorId: member.userId, actorName: memberName, detail: { assigneeId: member.userId, assigneeName: memberName } });
+      // An assignment is not an acknowledgement: the alert stays new and nobody acknowledged it.
+      expect((await owner.agent.get(`${base}/${two}`)).data.alert).toMatchObject({ status: 'new', acknowledgedBy: null });
+    });
+
+    it('validates the body with the field messages', async () => {
+      const { owner, base, raise } = await tenant();
+      const id = await raise('v');
+      const cases: Array<[unknown, string, string]> = [
+        [{ action: 'acknowledge', alertIds: [] }, 'alertIds', 'Choose at least one alert'],
+        [{ action: 'acknowledge' }, 'alertIds', 'Choose at least one alert'],
+        [{ action: 'acknowledge', alertIds: Array.from({ length: 101 }, (_, i) => `id-${i}`) }, 'alertIds', 'At most 100 alerts at once'],
+        [{ action: 'assign', alertIds: [id] }, 'userId', 'Choose a member to assign'],
+        [{ action: 'close', alertIds: [id] }, 'action', 'Choose an action: acknowledge, resolve or assign'],
+        [{ alertIds: [id] }, 'action', 'Choose an action: acknowledge, resolve or assign'],
+      ];
+      for (const [body, field, message] of cases) {
+        const res = await owner.agent.post(`${base}/bulk`, body);
+        expect(res.statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);
+        expect(res.data.error.code).toBe('validation_failed');
+        expect(res.data.error.fields[field], JSON.stringify(body).slice(0, 80)).toBe(message);
+      }
+      // An empty assignee is refused on its field too (the contract gives it zod's own text, not ALERT_MSG's).
+      const blank = await owner.agent.post(`${base}/bulk`, { action: 'assign', alertIds: [id], userId: '  ' });
+      expect(blank.statusCode).toBe(400);
+      expect(Object.keys(blank.data.error.fields)).toEqual(['userId']);
+      // 100 distinct ids are allowed (each then answered on its own), and 101 copies of one id are one alert.
+      const hundred = await owner.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: [id, ...Array.from({ length: 99 }, (_, i) => `missing-${i}`)] });
+      expect(hundred.data).toMatchObject({ succeeded: 1, failed: 99 });
+      const copies = await owner.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: Array.from({ length: 100 }, () => id) });
+      expect(copies.data).toEqual({ results: [{ id, ok: false, error: { status: 409, code: 'conflict', message: CHANGED } }], succeeded: 0, failed: 1 });
+    });
+
+    it('ends the request when the database fails (503) or something unexpected breaks (500) instead of reporting it per alert', async () => {
+      const { owner, base, raise } = await tenant();
+      const one = await raise('f-1');
+      const two = await raise('f-2');
+      const db = t().deps.db;
+      const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      for (const [error, status, code] of [
+        [down, 503, 'unavailable'],
+        [new Error('boom'), 500, 'internal'],
+      ] as const) {
+        const spy = vi.spyOn(db, 'transaction').mockImplementation(() => ({ execute: () => Promise.reject(error) }) as any);
+        try {
+          const res = await owner.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: [one, two] });
+          expect(res.statusCode).toBe(status);
+          expect(res.data.error.code).toBe(code);
+          if (status === 503) expect(res.headers['retry-after']).toBe('5');
+        } finally {
+          spy.mockRestore();
+        }
+      }
+      for (const id of [one, two]) expect((await owner.agent.get(`${base}/${id}`)).data.alert.status).toBe('new');
+    });
   });
 
   it('validates assign and note input with the field messages', async () => {

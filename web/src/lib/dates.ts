@@ -22,3 +22,20 @@ export function formatTime(value: string | null | undefined): string {
   if (Number.isNaN(d.getTime())) return '';
   return d.toLocaleTimeString(undefined, { timeStyle: 'short' });
 }
+
+/**
+ * How long ago a stored UTC time was, as a triage list shows it: "just now", "12 min", "3 h 5 min", "2 d 4 h".
+ * '' when missing or unreadable (the exact time is shown on hover).
+ */
+export function formatAge(value: string | null | undefined, now: number = Date.now()): string {
+  if (!value) return '';
+  const t = new Date(value).getTime();
+  if (Number.isNaN(t)) return '';
+  const minutes = Math.max(0, Math.floor((now - t) / 60_000));
+  if (minutes < 1) return 'just now';
+  if (minutes < 60) return `${minutes} min`;
+  const hours = Math.floor(minutes / 60);
+  if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
+  const days = Math.floor(hours / 24);
+  return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
+}

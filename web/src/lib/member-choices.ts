@@ -13,7 +13,7 @@ export const fetchMemberChoices = (tenantId: string, signal?: AbortSignal) =>
 export const memberChoicesQuery = (tenantId: string) =>
   queryOptions({ queryKey: queryKeys.assignees(tenantId), queryFn: ({ signal }) => fetchMemberChoices(tenantId, signal), staleTime: 60_000 });
 
-export const useMemberChoices = (tenantId: string, options: { enabled?: boolean } = {}) => useQuery({ ...memberChoicesQuery(tenantId), ...options });
+export const useMemberChoices = (tenantId: string, options: { enabled?: boolean; staleTime?: number } = {}) => useQuery({ ...memberChoicesQuery(tenantId), ...options });
 
 /** How a member is named in a picker: their name, else their email. */
 export const memberLabel = (m: Assignee) => m.displayName || m.email;

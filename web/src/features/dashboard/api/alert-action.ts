@@ -30,3 +30,13 @@ export function useAlertMutation<V>(tenantId: string, alertId: string, run: (v: 
 
 export const useAlertAction = (tenantId: string, alertId: string) =>
   useAlertMutation(tenantId, alertId, (action: StatusAction) => postAlertAction(tenantId, alertId, action));
+
+/** A status change on any alert of a list (keyboard a / r): the alert's new state is cached, lists refresh. */
+export function useListAlertAction(tenantId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ alertId, action }: { alertId: string; action: StatusAction }) => postAlertAction(tenantId, alertId, action),
+    onSuccess: (detail) => qc.setQueryData(queryKeys.alert(tenantId, detail.alert.id), detail),
+    onSettled: () => void qc.invalidateQueries({ queryKey: queryKeys.alerts(tenantId), predicate: isAlertListQuery }),
+  });
+}

@@ -4,8 +4,21 @@ import { api, qs } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { alertsPath } from './alerts-path.ts';
 
+/** The active list as the server pages it; defaults are left out of the address. */
 export const fetchActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery, signal?: AbortSignal) =>
-  api<AlertList>(`${alertsPath(tenantId)}${qs({ status: filter.status === 'all' ? undefined : filter.status, priority: filter.priority === 'all' ? undefined : filter.priority })}`, { signal });
+  api<AlertList>(
+    `${alertsPath(tenantId)}${qs({
+      status: filter.status === 'all' ? undefined : filter.status,
+      priority: filter.priority === 'all' ? undefined : filter.priority,
+      clientId: filter.clientId,
+      assignee: filter.assignee,
+      q: filter.q,
+      sort: filter.sort === 'priority' ? undefined : filter.sort,
+      page: filter.page === 1 ? undefined : filter.page,
+      pageSize: filter.pageSize === 100 ? undefined : filter.pageSize,
+    })}`,
+    { signal },
+  );
 
 export const activeAlertsQueryOptions = (tenantId: string, filter: ActiveAlertsQuery) =>
   queryOptions({

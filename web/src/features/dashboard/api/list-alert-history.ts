@@ -4,11 +4,11 @@ import { api, qs } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { alertsPath } from './alerts-path.ts';
 
-export type HistoryParams = Pick<AlertHistoryQuery, 'status' | 'priority' | 'page'> & { q?: string };
+export type HistoryParams = Pick<AlertHistoryQuery, 'status' | 'priority' | 'page'> & { q?: string; clientId?: string };
 
 export const fetchAlertHistory = (tenantId: string, p: HistoryParams, signal?: AbortSignal) =>
   api<AlertList>(
-    `${alertsPath(tenantId)}/history${qs({ status: p.status === 'all' ? undefined : p.status, priority: p.priority === 'all' ? undefined : p.priority, q: p.q?.trim(), page: p.page })}`,
+    `${alertsPath(tenantId)}/history${qs({ status: p.status === 'all' ? undefined : p.status, priority: p.priority === 'all' ? undefined : p.priority, q: p.q?.trim(), clientId: p.clientId, page: p.page })}`,
     { signal },
   );
 

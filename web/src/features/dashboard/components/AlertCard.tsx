@@ -1,18 +1,79 @@
-import { Badge, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Checkbox, Group, Paper, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconClockExclamation, IconRepeat, IconUser } from '@tabler/icons-react';
+import { Link } from 'react-router';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import type { Alert } from '../../../../../contract/alerts.ts';
-import { formatDateTime } from '../../../lib/dates.ts';
+import { formatAge, formatDateTime } from '../../../lib/dates.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 
-/** One alert in a list; the whole card opens the detail modal. */
-export function AlertCard({ alert, onOpen }: { alert: Alert; onOpen: (a: Alert) => void }) {
+/** Where a client's details open (the clients page reads `?client=`). */
+export const clientHref = (clientId: string) => `/clients?client=${encodeURIComponent(clientId)}`;
+
+/** How old an alert is, with the exact time on hover and for screen readers. */
+export function AlertAge({ createdAt, now }: { createdAt: string; now: number }) {
+  const exact = formatDateTime(createdAt);
   return (
-    <UnstyledButton onClick={() => onOpen(alert)} w="100%" data-testid="alert-card" data-alert-id={alert.id}>
-      <Paper withBorder p="sm" radius="md" style={{ borderLeft: `4px solid var(--mantine-color-${PRIORITY_COLORS[alert.priority]}-filled)` }}>
-        <Stack gap={4}>
-          <Group justify="space-between" gap="xs" wrap="wrap">
-            <Group gap={6} wrap="nowrap">
+    <Tooltip label={exact} openDelay={300}>
+      <Text size="xs" c="dimmed" component="time" dateTime={createdAt} data-testid="alert-age" aria-label={`${formatAge(createdAt, now)} ago, ${exact}`} className="no-shrink">
+        {formatAge(createdAt, now)}
+      </Text>
+    </Tooltip>
+  );
+}
+
+/** How many times the alert fired, when more than once. */
+export function Occurrences({ count }: { count: number }) {
+  if (count <= 1) return null;
+  return (
+    <Group gap={2} c="dimmed" wrap="nowrap" title={`Fired ${count} times`} data-testid="alert-occurrences">
+      <IconRepeat size={14} aria-hidden />
+      <Text size="xs">×{count}</Text>
+    </Group>
+  );
+}
+
+interface AlertCardProps {
+  alert: Alert;
+  onOpen: (a: Alert) => void;
+  /** The current time, for the age (the list ticks it once a minute). */
+  now?: number;
+  /** With a selection checkbox (dashboard), its state and toggle. */
+  selected?: boolean;
+  onSelect?: (a: Alert, selected: boolean) => void;
+  /** The keyboard cursor is on this card. */
+  active?: boolean;
+}
+
+/**
+ * One alert in a list. Its title is the button that opens the detail modal and stretches over the whole card; the
+ * checkbox and the client link sit above that, so each control is its own (no control inside another).
+ */
+export function AlertCard({ alert, onOpen, now = Date.now(), selected, onSelect, active }: AlertCardProps) {
+  return (
+    <Paper
+      withBorder
+      p="sm"
+      radius="md"
+      className="alert-card"
+      data-testid="alert-card"
+      data-alert-id={alert.id}
+      data-active={active || undefined}
+      style={{ borderLeft: `4px solid var(--mantine-color-${PRIORITY_COLORS[alert.priority]}-filled)` }}
+    >
+      <Group gap="sm" wrap="nowrap" align="flex-start">
+        {onSelect && (
+          <Checkbox
+            className="above-stretch"
+            mt={2}
+            aria-label={`Select ${alert.title}`}
+            checked={!!selected}
+            onChange={(e) => onSelect(alert, e.currentTarget.checked)}
+            data-testid="alert-select"
+          />
+        )}
+        <Stack gap={4} className="min-w-0" style={{ flex: 1 }}>
+          <Group justify="space-between" gap="xs" wrap="nowrap">
+            <Group gap={6} wrap="wrap">
               <PriorityBadge priority={alert.priority} />
               <StatusBadge status={alert.status} />
               {alert.overdueAt && (
@@ -20,27 +81,30 @@ export function AlertCard({ alert, onOpen }: { alert: Alert; onOpen: (a: Alert) 
                   {PAGING_MSG.overdue}
                 </Badge>
               )}
-              {alert.occurrences > 1 && (
-                <Group gap={2} c="dimmed" wrap="nowrap" title={`Seen ${alert.occurrences} times`}>
-                  <IconRepeat size={14} aria-hidden />
-                  <Text size="xs">×{alert.occurrences}</Text>
-                </Group>
-              )}
+              <Occurrences count={alert.occurrences} />
             </Group>
-            <Text size="xs" c="dimmed">
-              {formatDateTime(alert.createdAt)}
-            </Text>
+            <AlertAge createdAt={alert.createdAt} now={now} />
           </Group>
-          <Text fw={600} className="wrap-anywhere" lineClamp={2}>
-            {alert.title}
-          </Text>
+          <UnstyledButton onClick={() => onOpen(alert)} className="stretched-button" data-testid="alert-open">
+            <Text fw={600} className="wrap-anywhere" lineClamp={2}>
+              {alert.title}
+            </Text>
+          </UnstyledButton>
           <Group justify="space-between" gap="xs" wrap="nowrap">
             <Text size="sm" c="dimmed" className="wrap-anywhere min-w-0" lineClamp={1}>
-              {[alert.source, alert.clientName].filter(Boolean).join(' · ')}
+              {alert.source}
+              {alert.clientId && alert.clientName && (
+                <>
+                  {' · '}
+                  <Anchor component={Link} to={clientHref(alert.clientId)} size="sm" className="above-stretch" data-testid="alert-client">
+                    {alert.clientName}
+                  </Anchor>
+                </>
+              )}
             </Text>
             {alert.assigneeName && (
-              <Group gap={4} wrap="nowrap" className="no-shrink">
-                <IconUser size={14} aria-hidden />
+              <Group gap={4} wrap="nowrap" className="no-shrink" data-testid="alert-assignee">
+                <IconUser size={14} aria-label="Assigned to" />
                 <Text size="xs" truncate maw={160}>
                   {alert.assigneeName}
                 </Text>
@@ -48,7 +112,7 @@ export function AlertCard({ alert, onOpen }: { alert: Alert; onOpen: (a: Alert) 
             )}
           </Group>
         </Stack>
-      </Paper>
-    </UnstyledButton>
+      </Group>
+    </Paper>
   );
 }

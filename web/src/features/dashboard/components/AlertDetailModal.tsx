@@ -1,6 +1,7 @@
 import { useEffect, useState, type ReactNode } from 'react';
 import {
   Alert as Callout,
+  Anchor,
   Badge,
   Button,
   Code,
@@ -36,7 +37,9 @@ import { useAssignAlert } from '../api/assign-alert.ts';
 import { useAddAlertNote } from '../api/add-alert-note.ts';
 import { useMemberChoices } from '../../../lib/member-choices.ts';
 import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
+import { Link } from 'react-router';
 import { AlertMetadata } from './AlertMetadata.tsx';
+import { clientHref } from './AlertCard.tsx';
 import { AlertNotes } from './AlertNotes.tsx';
 import { AlertTimeline } from './AlertTimeline.tsx';
 
@@ -80,9 +83,20 @@ export function AlertDetailModal({ tenantId, alertId, onClose }: { tenantId: str
       {query.isPending ? (
         <Loading />
       ) : query.isError ? (
-        <Callout color="red" icon={<IconAlertCircle />}>
-          {query.error instanceof ApiError && query.error.status === 404 ? ALERT_MSG.alertNotFound : ALERT_MSG.alertLoadFailed}
-        </Callout>
+        query.error instanceof ApiError && query.error.status === 404 ? (
+          <Callout color="red" icon={<IconAlertCircle />} title={ALERT_MSG.alertNotFound} data-testid="alert-missing">
+            {ALERT_MSG.alertGone}
+          </Callout>
+        ) : (
+          <Callout color="red" icon={<IconAlertCircle />} data-testid="alert-load-failed">
+            <Group justify="space-between" gap="xs">
+              <span>{ALERT_MSG.alertLoadFailed}</span>
+              <Button size="xs" variant="default" onClick={() => void query.refetch()} loading={query.isFetching}>
+                Retry
+              </Button>
+            </Group>
+          </Callout>
+        )
       ) : (
         <AlertDetailBody tenantId={tenantId} detail={query.data} />
       )}
@@ -96,7 +110,8 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
   const assign = useAssignAlert(tenantId, alert.id);
   const note = useAddAlertNote(tenantId, alert.id);
   const canAssign = alert.actions.includes('assign');
-  const assignees = useMemberChoices(tenantId, { enabled: canAssign });
+  // Asked again whenever the dialog opens: someone who joined since the dashboard loaded can be assigned.
+  const assignees = useMemberChoices(tenantId, { enabled: canAssign, staleTime: 0 });
   const [assignee, setAssignee] = useState<string | null>(alert.assignedTo);
   const [problem, setProblem] = useState<string | null>(null);
 
@@ -200,7 +215,15 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
 
       <SimpleGrid cols={{ base: 1, xs: 2, sm: 3 }} spacing="sm" verticalSpacing="sm">
         <Field label="Source">{alert.source}</Field>
-        <Field label="Client">{alert.clientName ?? 'No client'}</Field>
+        <Field label="Client">
+          {alert.clientId && alert.clientName ? (
+            <Anchor component={Link} to={clientHref(alert.clientId)} size="sm" data-testid="alert-modal-client">
+              {alert.clientName}
+            </Anchor>
+          ) : (
+            (alert.clientName ?? 'No client')
+          )}
+        </Field>
         <Field label="Integration">{alert.integrationName ?? 'N/A'}</Field>
         <Field label="Created">{formatDateTime(alert.createdAt)}</Field>
         <Field label="Updated">{formatDateTime(alert.updatedAt)}</Field>

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Anchor, Box, Button, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { IconArrowLeft, IconSearch } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import {
   ALERT_MSG,
   ALERT_PRIORITIES,
@@ -16,6 +16,7 @@ import { NoTenant, LoadError } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useCurrentTenant } from '../../../lib/session.tsx';
+import { useClientChoices } from '../../../lib/client-choices.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useAlertHistory } from '../api/list-alert-history.ts';
 import { useAlertStream } from '../api/alert-stream.ts';
@@ -41,8 +42,21 @@ function History({ tenantId }: { tenantId: string }) {
   const [priority, setPriority] = useState('all');
   const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string | null>(null);
+  // The client is in the address: a client's details link to its history.
+  const [params, setParams] = useSearchParams();
+  const clientId = params.get('clientId') || undefined;
+  const clients = useClientChoices(tenantId);
+  const setClient = (id: string | null) => {
+    setParams((p) => {
+      const next = new URLSearchParams(p);
+      if (id) next.set('clientId', id);
+      else next.delete('clientId');
+      return next;
+    }, { replace: true });
+    setPage(1);
+  };
   useAlertStream(tenantId);
-  const history = useAlertHistory(tenantId, { q, status, priority, page });
+  const history = useAlertHistory(tenantId, { q, status, priority, page, clientId });
   const pages = history.data ? Math.max(1, Math.ceil(history.data.total / HISTORY_PAGE_SIZE)) : 1;
   const onOpen = (a: Alert) => setOpen(a.id);
 
@@ -73,6 +87,17 @@ function History({ tenantId }: { tenantId: string }) {
           />
           <Select label="Status" data={STATUS_OPTIONS} value={status} onChange={(v) => { setStatus(v ?? 'all'); setPage(1); }} allowDeselect={false} w={150} />
           <Select label="Priority" data={PRIORITY_OPTIONS} value={priority} onChange={(v) => { setPriority(v ?? 'all'); setPage(1); }} allowDeselect={false} w={150} />
+          <Select
+            label="Client"
+            placeholder="All clients"
+            data={(clients.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
+            value={clientId ?? null}
+            onChange={setClient}
+            searchable
+            clearable
+            w={200}
+            data-testid="history-client"
+          />
         </Group>
 
         {history.isPending ? (

@@ -1,38 +1,38 @@
-import { lazy, Suspense, useState } from 'react';
-import { Anchor, Button, Group, Paper, Select, Stack, Text, Title } from '@mantine/core';
-import { IconHistory, IconRefresh, IconUsers } from '@tabler/icons-react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Alert as Callout, Anchor, Button, Checkbox, Group, Paper, SegmentedControl, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
+import { useLocalStorage, useMediaQuery, useNetwork } from '@mantine/hooks';
+import { notifications } from '@mantine/notifications';
+import { IconLayoutList, IconHistory, IconKeyboard, IconRefresh, IconTable, IconUsers, IconWifiOff } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
-import { Link, Navigate, useSearchParams } from 'react-router';
-import {
-  ACTIVE_ALERT_LIMIT,
-  ACTIVE_STATUSES,
-  ALERT_MSG,
-  ALERT_PRIORITIES,
-  PRIORITY_LABELS,
-  STATUS_LABELS,
-  type ActiveAlertsQuery,
-  type Alert,
-} from '../../../../../contract/alerts.ts';
+import { Link, Navigate } from 'react-router';
+import { ALERT_MSG, type Alert, type BulkAction, type BulkAlertResult } from '../../../../../contract/alerts.ts';
 import { MSG } from '../../../../../contract/messages.ts';
 import type { TenantAbilities } from '../../../../../contract/auth.ts';
 import { NoTenant, LoadError } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
+import { Pager } from '../../../components/Pager.tsx';
+import { LiveIndicator, type LiveState } from '../../../components/LiveIndicator.tsx';
+import { ApiError } from '../../../lib/api.ts';
+import { formatTime } from '../../../lib/dates.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useCurrentTenant, useSignedInMe } from '../../../lib/session.tsx';
 import { useActiveAlerts } from '../api/list-active-alerts.ts';
 import { useAlertStats } from '../api/alert-stats.ts';
 import { useAlertStream, useLoadAfterStream } from '../api/alert-stream.ts';
+import { useListAlertAction, type StatusAction } from '../api/alert-action.ts';
 import { StatCards } from '../components/StatCards.tsx';
 import { AlertCard } from '../components/AlertCard.tsx';
+import { AlertTable } from '../components/AlertTable.tsx';
+import { AlertFilters } from '../components/AlertFilters.tsx';
+import { BulkBar, BulkProblemsNotice, type BulkProblems } from '../components/BulkBar.tsx';
+import { KeyboardHelp } from '../components/KeyboardHelp.tsx';
 import { LazyAlertDetailModal } from '../components/LazyAlertDetailModal.tsx';
-import { LiveIndicator } from '../../../components/LiveIndicator.tsx';
+import { useDashboardParams } from '../lib/dashboard-params.ts';
+import { useListKeys } from '../lib/use-list-keys.ts';
 
 // Only a tenant that never had an alert sees it: its code stays out of every other dashboard load.
 const GettingStarted = lazy(async () => ({ default: (await import('../components/GettingStarted.tsx')).GettingStarted }));
-
-const STATUS_OPTIONS = [{ value: 'all', label: 'All' }, ...ACTIVE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
-const PRIORITY_OPTIONS = [{ value: 'all', label: 'All' }, ...ALERT_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))];
 
 export function DashboardPage() {
   const { tenant } = useCurrentTenant();
@@ -47,46 +47,137 @@ export function DashboardPage() {
         </Button>
       </NoTenant>
     );
-  return <Dashboard tenantId={tenant.id} tenantName={tenant.name} abilities={tenant.abilities} />;
+  return <Dashboard tenantId={tenant.id} tenantName={tenant.name} abilities={tenant.abilities} userId={me.user.id} />;
 }
 
-/** The filters and the open alert live in the address, so a link (or a push notification) can open one. */
-function useDashboardParams() {
-  const [params, setParams] = useSearchParams();
-  const status = params.get('status');
-  const priority = params.get('priority');
-  const filter: ActiveAlertsQuery = {
-    status: status && (ACTIVE_STATUSES as readonly string[]).includes(status) ? status : 'all',
-    priority: priority && (ALERT_PRIORITIES as readonly string[]).includes(priority) ? priority : 'all',
-  };
-  const set = (key: string, value: string | null) =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        if (!value || value === 'all') next.delete(key);
-        else next.set(key, value);
-        return next;
-      },
-      { replace: key !== 'alert' },
-    );
-  return { filter, alertId: params.get('alert'), set };
+type View = 'cards' | 'table';
+
+/** The ages on screen move on by themselves. */
+function useNow(everyMs: number) {
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const t = setInterval(() => setNow(Date.now()), everyMs);
+    return () => clearInterval(t);
+  }, [everyMs]);
+  return now;
 }
 
-function Dashboard({ tenantId, tenantName, abilities }: { tenantId: string; tenantName: string; abilities: TenantAbilities }) {
+const ACTION_DONE: Record<'acknowledge' | 'resolve', string> = { acknowledge: 'Acknowledged', resolve: 'Resolved' };
+
+function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: string; tenantName: string; abilities: TenantAbilities; userId: string }) {
   const qc = useQueryClient();
-  const { filter, alertId, set } = useDashboardParams();
+  const { filter, alertId, setFilter, setPage, setAlert, clearFilters, activeFilters } = useDashboardParams();
   const stream = useAlertStream(tenantId);
   // One request each on a first visit: they start when the stream is subscribed (issue 14).
   const load = useLoadAfterStream(stream);
   const stats = useAlertStats(tenantId, load);
   const list = useActiveAlerts(tenantId, filter, load);
+  const network = useNetwork();
+  const now = useNow(30_000);
+  const phone = useMediaQuery('(max-width: 48em)');
+  // Cards or table, kept per person on this browser; a phone always shows cards.
+  const [storedView, setView] = useLocalStorage<View>({ key: `alertdesk.dashboardView.${userId}`, defaultValue: 'cards', getInitialValueInEffect: false });
+  const view: View = phone ? 'cards' : storedView;
+
+  const items = list.data?.items ?? [];
+  const [selected, setSelected] = useState<Map<string, Alert>>(new Map());
+  const [problems, setProblems] = useState<BulkProblems | null>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [help, setHelp] = useState(false);
+  const searchRef = useRef<HTMLInputElement>(null);
+  const listRef = useRef<HTMLDivElement>(null);
+  const quick = useListAlertAction(tenantId);
+
+  // Another list (filter, sort or page) starts with nothing selected.
+  const listKey = JSON.stringify(filter);
+  useEffect(() => setSelected(new Map()), [listKey]);
+  // Selected alerts that left the list (resolved elsewhere, filtered out) are no longer selected.
+  useEffect(() => {
+    if (!list.data) return;
+    setSelected((s) => {
+      const ids = new Set(list.data.items.map((a) => a.id));
+      const kept = [...s].filter(([id]) => ids.has(id));
+      return kept.length === s.size ? s : new Map(kept);
+    });
+  }, [list.data]);
+
   // Only a refresh asked for shows a spinner; the frequent live reloads happen quietly.
   const [refreshing, setRefreshing] = useState(false);
   const refresh = () => {
     setRefreshing(true);
     void qc.invalidateQueries({ queryKey: queryKeys.alerts(tenantId) }).finally(() => setRefreshing(false));
   };
-  const open = (a: Alert) => set('alert', a.id);
+  const open = (a: Alert) => setAlert(a.id);
+  const select = (a: Alert, on: boolean) =>
+    setSelected((s) => {
+      const next = new Map(s);
+      if (on) next.set(a.id, a);
+      else next.delete(a.id);
+      return next;
+    });
+  const selectAll = (on: boolean) => setSelected(on ? new Map(items.map((a) => [a.id, a])) : new Map());
+
+  const onBulkDone = (result: BulkAlertResult, action: BulkAction) => {
+    const failed = result.results.filter((r) => !r.ok);
+    setProblems(
+      failed.length
+        ? { action, items: failed.map((r) => ({ id: r.id, title: selected.get(r.id)?.title ?? r.id, message: r.error?.message ?? ALERT_MSG.actionFailed })) }
+        : null,
+    );
+    setSelected(new Map());
+  };
+
+  // The keyboard cursor: j/k move it and the focus to that alert's button (Enter then opens it natively).
+  const cursorIndex = items.findIndex((a) => a.id === cursor);
+  const moveTo = (index: number) => {
+    const a = items[Math.max(0, Math.min(items.length - 1, index))];
+    if (!a) return;
+    setCursor(a.id);
+    const el = listRef.current?.querySelector<HTMLElement>(`[data-alert-id="${CSS.escape(a.id)}"] [data-testid="alert-open"]`);
+    el?.focus();
+    el?.scrollIntoView({ block: 'nearest' });
+  };
+  const current = cursorIndex >= 0 ? items[cursorIndex] : undefined;
+  const quickAction = (action: 'acknowledge' | 'resolve') => {
+    if (!current) return;
+    if (!current.actions.includes(action)) {
+      notifications.show({ color: 'yellow', message: `This alert cannot be ${action === 'acknowledge' ? 'acknowledged' : 'resolved'} now.` });
+      return;
+    }
+    quick.mutate(
+      { alertId: current.id, action: action as StatusAction },
+      {
+        onSuccess: () => notifications.show({ color: 'green', message: `${ACTION_DONE[action]}: ${current.title}` }),
+        onError: (e) => notifications.show({ color: 'red', message: e instanceof ApiError && e.status === 409 ? ALERT_MSG.noLongerAllowed : ALERT_MSG.actionFailed }),
+      },
+    );
+  };
+  useListKeys(
+    {
+      next: () => moveTo(cursorIndex + 1),
+      previous: () => moveTo(cursorIndex < 0 ? 0 : cursorIndex - 1),
+      open: () => current && open(current),
+      toggle: () => current && select(current, !selected.has(current.id)),
+      acknowledge: () => quickAction('acknowledge'),
+      resolve: () => quickAction('resolve'),
+      search: () => searchRef.current?.focus(),
+      help: () => setHelp(true),
+    },
+    !!alertId || help,
+    listRef,
+  );
+  // Tabbing onto an alert moves the cursor there too.
+  const onFocusList = (e: React.FocusEvent) => {
+    const id = (e.target as HTMLElement).closest<HTMLElement>('[data-alert-id]')?.dataset.alertId;
+    if (id) setCursor(id);
+  };
+
+  const apiFailing = (list.isError && list.fetchStatus === 'idle') || (stats.isError && stats.fetchStatus === 'idle');
+  const liveState: LiveState = !network.online || apiFailing ? 'offline' : stream;
+  const total = list.data?.total ?? 0;
+  const pages = list.data ? Math.max(1, Math.ceil(total / list.data.pageSize)) : 1;
+  const first = list.data && total ? (list.data.page - 1) * list.data.pageSize + 1 : 0;
+  const allOnPage = items.length > 0 && items.every((a) => selected.has(a.id));
 
   return (
     <>
@@ -95,56 +186,112 @@ function Dashboard({ tenantId, tenantName, abilities }: { tenantId: string; tena
         description={`Active alerts of ${tenantName}`}
         actions={
           <>
-            <LiveIndicator state={stream} />
+            <LiveIndicator state={liveState} />
             <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={refresh} loading={refreshing}>
               {ALERT_MSG.refresh}
             </Button>
-            <Button component={Link} to="/clients" leftSection={<IconUsers size={16} />}>
+            <Button component={Link} to="/clients" leftSection={<IconUsers size={16} />} visibleFrom="sm">
               {ALERT_MSG.manageClients}
             </Button>
           </>
         }
       />
-      <StatCards stats={stats.data} loading={stats.isPending} />
+      <StatCards stats={stats.data} loading={stats.isPending} compact={phone} />
 
-      <Paper withBorder p="md" radius="md">
-        <Group justify="space-between" align="flex-end" mb="md" gap="sm">
+      <Paper withBorder p={phone ? 'sm' : 'md'} radius="md">
+        <Group justify="space-between" align="center" mb="sm" gap="sm">
           <div>
-            <Title order={3}>{ALERT_MSG.activeAlerts}</Title>
+            <Title order={2} size="h3">
+              {ALERT_MSG.activeAlerts}
+            </Title>
             {list.data && (
-              <Text size="sm" c="dimmed" data-testid="active-count">
-                {list.data.total > list.data.items.length
-                  ? `Showing the newest ${list.data.items.length} of ${list.data.total}`
-                  : `${list.data.total} ${list.data.total === 1 ? 'alert' : 'alerts'}`}
+              <Text size="sm" c="dimmed" data-testid="active-count" aria-live="polite">
+                {total > items.length ? `Showing ${first}–${first + items.length - 1} of ${total}` : `${total} ${total === 1 ? 'alert' : 'alerts'}`}
               </Text>
             )}
           </div>
-          <Group gap="sm" wrap="wrap">
-            <Select label="Status" data={STATUS_OPTIONS} value={filter.status} onChange={(v) => set('status', v)} allowDeselect={false} w={150} data-testid="filter-status" />
-            <Select label="Priority" data={PRIORITY_OPTIONS} value={filter.priority} onChange={(v) => set('priority', v)} allowDeselect={false} w={150} data-testid="filter-priority" />
+          <Group gap="xs">
+            <Button variant="subtle" size="xs" leftSection={<IconKeyboard size={16} />} onClick={() => setHelp(true)} visibleFrom="sm" data-testid="keyboard-help-button">
+              Keys <VisuallyHidden>(press ?)</VisuallyHidden>
+            </Button>
+            {!phone && (
+              <SegmentedControl
+                size="xs"
+                aria-label="View"
+                value={view}
+                onChange={(v) => setView(v as View)}
+                data={[
+                  { value: 'cards', label: <Group gap={4} wrap="nowrap"><IconLayoutList size={14} aria-hidden />Cards</Group> },
+                  { value: 'table', label: <Group gap={4} wrap="nowrap"><IconTable size={14} aria-hidden />Table</Group> },
+                ]}
+                data-testid="view-toggle"
+              />
+            )}
           </Group>
         </Group>
 
-        {list.isPending ? (
-          <Loading />
-        ) : list.isError && !list.data ? (
-          <LoadError message={ALERT_MSG.alertsLoadFailed} onRetry={() => void list.refetch()} />
-        ) : list.data.items.length === 0 && stats.data?.hasAlerts === false ? (
-          <Suspense fallback={<Loading />}>
-            <GettingStarted abilities={abilities} />
-          </Suspense>
-        ) : list.data.items.length === 0 ? (
-          <Text ta="center" c="dimmed" py="xl" data-testid="alerts-empty">
-            {MSG.noAlertsMatch}
-          </Text>
-        ) : (
-          <Stack gap="xs" data-testid="alert-list" className={list.isPlaceholderData ? 'stale' : undefined}>
-            {list.data.items.slice(0, ACTIVE_ALERT_LIMIT).map((a) => (
-              <AlertCard key={a.id} alert={a} onOpen={open} />
-            ))}
-          </Stack>
-        )}
-        <Group justify="flex-end" mt="md">
+        <AlertFilters ref={searchRef} tenantId={tenantId} filter={filter} activeFilters={activeFilters} setFilter={setFilter} clearFilters={clearFilters} />
+
+        <div style={{ marginTop: 'var(--mantine-spacing-md)' }}>
+          {selected.size > 0 && <BulkBar tenantId={tenantId} selected={[...selected.values()]} onDone={onBulkDone} onClear={() => setSelected(new Map())} />}
+          {problems && <BulkProblemsNotice problems={problems} onClose={() => setProblems(null)} />}
+          {list.isError && list.data && (
+            <Callout color="red" icon={<IconWifiOff size={18} />} mb="sm" data-testid="alerts-stale">
+              <Group justify="space-between" gap="xs">
+                <Text size="sm">
+                  {ALERT_MSG.alertsLoadFailed} Showing the list as of {formatTime(new Date(list.dataUpdatedAt).toISOString())}.
+                </Text>
+                <Button size="xs" variant="default" onClick={() => void list.refetch()} loading={list.isFetching}>
+                  Retry
+                </Button>
+              </Group>
+            </Callout>
+          )}
+
+          {list.isPending ? (
+            <Loading />
+          ) : list.isError && !list.data ? (
+            <LoadError message={ALERT_MSG.alertsLoadFailed} onRetry={() => void list.refetch()} />
+          ) : items.length === 0 && stats.data?.hasAlerts === false && activeFilters === 0 ? (
+            <Suspense fallback={<Loading />}>
+              <GettingStarted abilities={abilities} />
+            </Suspense>
+          ) : items.length === 0 ? (
+            <Stack align="center" py="xl" gap="xs">
+              <Text c="dimmed" data-testid="alerts-empty">
+                {activeFilters > 0 ? MSG.noAlertsMatch : ALERT_MSG.noAlertsOpen}
+              </Text>
+              {activeFilters > 0 && (
+                <Button variant="subtle" size="xs" onClick={clearFilters}>
+                  Clear filters
+                </Button>
+              )}
+            </Stack>
+          ) : view === 'table' ? (
+            <div ref={listRef} onFocus={onFocusList} className={list.isPlaceholderData ? 'stale' : undefined} data-testid="alert-list">
+              <AlertTable alerts={items} now={now} onOpen={open} selected={new Set(selected.keys())} onSelect={select} onSelectAll={selectAll} activeId={cursor} />
+            </div>
+          ) : (
+            <>
+              <Checkbox
+                mb="xs"
+                size="xs"
+                label="Select all on this page"
+                checked={allOnPage}
+                indeterminate={selected.size > 0 && !allOnPage}
+                onChange={(e) => selectAll(e.currentTarget.checked)}
+                data-testid="select-all"
+              />
+              <Stack gap="xs" ref={listRef} onFocus={onFocusList} data-testid="alert-list" className={list.isPlaceholderData ? 'stale' : undefined}>
+                {items.map((a) => (
+                  <AlertCard key={a.id} alert={a} onOpen={open} now={now} selected={selected.has(a.id)} onSelect={select} active={a.id === cursor} />
+                ))}
+              </Stack>
+            </>
+          )}
+        </div>
+        <Group justify="space-between" mt="md" gap="sm">
+          {pages > 1 ? <Pager total={pages} value={list.data?.page ?? 1} onChange={setPage} /> : <span />}
           <Anchor component={Link} to="/app/alerts/history" size="sm">
             <Group gap={4} wrap="nowrap">
               <IconHistory size={16} />
@@ -154,7 +301,8 @@ function Dashboard({ tenantId, tenantName, abilities }: { tenantId: string; tena
         </Group>
       </Paper>
 
-      <LazyAlertDetailModal tenantId={tenantId} alertId={alertId} onClose={() => set('alert', null)} />
+      <LazyAlertDetailModal tenantId={tenantId} alertId={alertId} onClose={() => setAlert(null)} />
+      <KeyboardHelp opened={help} onClose={() => setHelp(false)} />
     </>
   );
 }

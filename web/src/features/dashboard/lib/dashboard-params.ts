@@ -1,0 +1,57 @@
+import { useSearchParams } from 'react-router';
+import { ACTIVE_STATUSES, ALERT_PRIORITIES, ALERT_SORTS, type ActiveAlertsQuery, type AlertSort } from '../../../../../contract/alerts.ts';
+
+/** Query parameters of the dashboard that select the list; changing any of them goes back to page 1. */
+const LIST_KEYS = ['status', 'priority', 'clientId', 'assignee', 'q', 'sort'] as const;
+export type ListKey = (typeof LIST_KEYS)[number];
+
+const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined => (v && (values as readonly string[]).includes(v) ? (v as T) : undefined);
+const text = (v: string | null, max: number) => (v && v.trim() ? v.trim().slice(0, max) : undefined);
+
+/**
+ * The dashboard's list (filters, sort, page) and its open alert live in the address: a link, a reload or a push
+ * notification opens exactly that view. Unknown values fall back to the defaults.
+ */
+export function useDashboardParams() {
+  const [params, setParams] = useSearchParams();
+  const page = Number(params.get('page'));
+  const filter: ActiveAlertsQuery = {
+    status: oneOf(ACTIVE_STATUSES, params.get('status')) ?? 'all',
+    priority: oneOf(ALERT_PRIORITIES, params.get('priority')) ?? 'all',
+    clientId: text(params.get('clientId'), 100),
+    assignee: text(params.get('assignee'), 100),
+    q: text(params.get('q'), 200),
+    sort: oneOf<AlertSort>(ALERT_SORTS, params.get('sort')) ?? 'priority',
+    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+    pageSize: 100,
+  };
+  const update = (change: (p: URLSearchParams) => void, replace: boolean) =>
+    setParams(
+      (p) => {
+        const next = new URLSearchParams(p);
+        change(next);
+        return next;
+      },
+      { replace },
+    );
+  const put = (p: URLSearchParams, key: string, value: string | null | undefined) => {
+    if (!value || value === 'all' || (key === 'sort' && value === 'priority') || (key === 'page' && value === '1')) p.delete(key);
+    else p.set(key, value);
+  };
+  return {
+    filter,
+    alertId: params.get('alert'),
+    /** Sets one list parameter (back to page 1). */
+    setFilter: (key: ListKey, value: string | null | undefined) =>
+      update((p) => {
+        put(p, key, value);
+        p.delete('page');
+      }, true),
+    setPage: (n: number) => update((p) => put(p, 'page', String(n)), false),
+    /** Opens an alert (a history entry: Back closes it) or closes it. */
+    setAlert: (id: string | null) => update((p) => put(p, 'alert', id), id === null),
+    clearFilters: () => update((p) => LIST_KEYS.filter((k) => k !== 'sort').forEach((k) => p.delete(k)), true),
+    /** How many filters narrow the list (not the sort). */
+    activeFilters: [filter.status !== 'all', filter.priority !== 'all', !!filter.clientId, !!filter.assignee, !!filter.q].filter(Boolean).length,
+  };
+}
