@@ -245,7 +245,7 @@ export const Assignee = z.object({ id: z.string(), displayName: z.string(), emai
 export type Assignee = z.infer<typeof Assignee>;
 export const AssigneeList = z.object({ items: z.array(Assignee) });
 
-/** One message of the tenant's live stream (`event: alert`). */
+/** What the alert bus carries between instances: which alert changed. */
 export const AlertChange = z.object({
   kind: z.enum(['created', 'updated']),
   id: z.string(),
@@ -255,5 +255,13 @@ export const AlertChange = z.object({
   updatedAt: z.string(),
 });
 export type AlertChange = z.infer<typeof AlertChange>;
+
+/**
+ * One message of the tenant's live stream (`event: alert`): the change, with the alert as it is now when the server
+ * could load it (each instance loads the changes of a moment once, for all its viewers). A dashboard applies it to
+ * what it shows; without it (a burst, the database away) it reloads.
+ */
+export const AlertStreamEvent = AlertChange.extend({ alert: Alert.optional() });
+export type AlertStreamEvent = z.infer<typeof AlertStreamEvent>;
 
 export { ACTIVE_ALERT_LIMIT };

@@ -264,7 +264,7 @@ describe.skipIf(!chromiumAvailable())('alerts in Chromium', () => {
     await context.close();
   });
 
-  it('asks for the list and the figures once when the dashboard opens, and still catches what arrives after', async () => {
+  it('asks for the list and the figures once when the dashboard opens, and applies what arrives after without asking again', async () => {
     const { context, page } = await newPage(browser);
     await registerThroughWizard(page, server.url, { email: uniqueEmail('once'), org: 'Once MSP' });
     const tenantId = (await (await page.request.get(`${server.url}/api/me`)).json()).tenants[0].id as string;
@@ -281,6 +281,10 @@ describe.skipIf(!chromiumAvailable())('alerts in Chromium', () => {
     expect(asked.sort()).toEqual(['/alerts', '/alerts/stats']);
     await send(server, '/api/ingest/events', { title: 'After the first load', priority: 'high', source: 'once' }, key);
     await expect.poll(() => card(page, 'After the first load').count()).toBe(1);
+    // The pushed change carried the alert: list and figures took it without asking the server again (issue 14).
+    await expect.poll(() => count(page, 'high')).toBe('1');
+    await page.waitForTimeout(500);
+    expect(asked.sort()).toEqual(['/alerts', '/alerts/stats']);
     await context.close();
   });
 

@@ -5,13 +5,74 @@ import { loadTenantContext, type TenantContext } from '../../http/tenant-context
 import { isSessionLive } from '../auth/sessions.repository.ts';
 import { tooMany } from '../../http/errors.ts';
 import { OWN_MSG } from '../../../contract/messages.ts';
+import type { AlertChange, AlertStreamEvent } from '../../../contract/alerts.ts';
 import type { AccessNotice, AlertBus, BusMessage } from './alert-bus.ts';
+import { findAlertsByIds, toAlert } from './alerts.repository.ts';
 
 const HEARTBEAT_MS = 25_000;
 // A viewer this far behind is dropped; its browser reconnects and reloads the list.
 const MAX_BUFFERED = 1024 * 1024;
 /** Open streams one user may hold on one instance (a tab each); more answer 429. */
 export const MAX_STREAMS_PER_USER = 20;
+
+/** Past this many changes of one tenant in one moment (an ingestion storm), viewers get the changes alone and reload. */
+export const MAX_LOADED_CHANGES = 100;
+
+type Deliver = (chunk: string) => void;
+
+/**
+ * The alerts behind the changes of one moment, loaded once per instance for every viewer of the tenant (one query, not
+ * one per viewer), so a dashboard can show a change without asking for its list again. Loads of one tenant run one
+ * after another: a later change never goes out before an earlier one.
+ */
+export class ChangedAlerts {
+  private pending = new Map<string, { changes: Map<string, AlertChange>; deliver: Set<Deliver> }>();
+  private chains = new Map<string, Promise<void>>();
+
+  constructor(private readonly db: DB) {}
+
+  add(tenantId: string, change: AlertChange, deliver: Deliver) {
+    let batch = this.pending.get(tenantId);
+    if (!batch) {
+      batch = { changes: new Map(), deliver: new Set() };
+      this.pending.set(tenantId, batch);
+      setImmediate(() => this.flush(tenantId));
+    }
+    batch.changes.delete(change.id); // the latest change of an alert goes last
+    batch.changes.set(change.id, change);
+    batch.deliver.add(deliver);
+  }
+
+  private flush(tenantId: string) {
+    const batch = this.pending.get(tenantId);
+    if (!batch) return;
+    this.pending.delete(tenantId);
+    const previous = this.chains.get(tenantId) ?? Promise.resolve();
+    const next = previous.then(() => this.send(tenantId, [...batch.changes.values()], batch.deliver));
+    this.chains.set(tenantId, next);
+    void next.finally(() => {
+      if (this.chains.get(tenantId) === next) this.chains.delete(tenantId);
+    });
+  }
+
+  private async send(tenantId: string, changes: AlertChange[], deliver: Set<Deliver>) {
+    let byId = new Map<string, AlertStreamEvent['alert']>();
+    if (changes.length <= MAX_LOADED_CHANGES) {
+      try {
+        const rows = await findAlertsByIds(this.db, tenantId, changes.map((c) => c.id));
+        byId = new Map(rows.map((r) => [r.id, toAlert(r)]));
+      } catch {
+        // The database is away: the changes go out alone and viewers reload when they can.
+      }
+    }
+    let chunk = '';
+    for (const c of changes) {
+      const event: AlertStreamEvent = { ...c, ...(byId.has(c.id) ? { alert: byId.get(c.id) } : {}) };
+      chunk += `event: alert\ndata: ${JSON.stringify(event)}\n\n`;
+    }
+    for (const d of deliver) d(chunk);
+  }
+}
 
 /**
  * Server-sent events of one tenant to one viewer. Writes made in the same tick go out as one chunk. A sign-out,
@@ -20,11 +81,13 @@ export const MAX_STREAMS_PER_USER = 20;
  */
 export class AlertStreams {
   private open = new Map<() => void, TenantContext>();
+  private readonly changed: ChangedAlerts;
 
   constructor(
     private readonly db: DB,
     private readonly bus: AlertBus,
   ) {
+    this.changed = new ChangedAlerts(db);
     bus.onRevokeAccess((notice) => void this.recheck(notice));
   }
 
@@ -63,7 +126,7 @@ export class AlertStreams {
       });
     };
     const unsubscribe = this.bus.subscribe(ctx.tenant.id, (msg: BusMessage) => {
-      if (msg.type === 'alert') write(`event: alert\ndata: ${JSON.stringify(msg.change)}\n\n`);
+      if (msg.type === 'alert') this.changed.add(ctx.tenant.id, msg.change, write);
       else if (msg.type === 'approval') write(`event: approval\ndata: ${JSON.stringify(msg.change)}\n\n`);
       else write('event: resync\ndata: {}\n\n');
     });

@@ -186,6 +186,12 @@ export async function findAlert(db: DB, tenantId: string, alertId: string): Prom
   return (await alertRows(db).where('a.tenant_id', '=', tenantId).where('a.id', '=', alertId).executeTakeFirst()) as AlertRow | undefined;
 }
 
+/** Several alerts of one tenant by id, as lists show them (the live stream's changes of a moment). */
+export async function findAlertsByIds(db: DB, tenantId: string, ids: string[]): Promise<AlertRow[]> {
+  if (ids.length === 0) return [];
+  return (await alertRows(db).where('a.tenant_id', '=', tenantId).where('a.id', 'in', ids).execute()) as AlertRow[];
+}
+
 export async function findAlertStatus(db: DB, tenantId: string, alertId: string) {
   return db.selectFrom('alerts').select(['id', 'status']).where('tenant_id', '=', tenantId).where('id', '=', alertId).executeTakeFirst();
 }

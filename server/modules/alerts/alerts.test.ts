@@ -5,6 +5,7 @@ import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, insertClient, registerOwner } from '../../test/factories.ts';
 import { createIntegration, ingest, openEventStream, pdTrigger, sleep } from '../../test/alerts.ts';
 import { enqueueJobs, listAlertJobs } from '../../jobs/jobs.repository.ts';
+import { MAX_LOADED_CHANGES } from './alert-stream.ts';
 
 describeEachDatabase('alerts', (t) => {
   beforeAll(async () => {
@@ -537,11 +538,15 @@ describeEachDatabase('alerts', (t) => {
       const id = await a.raise('live-1', 'high');
       const created = await streamA.waitFor((e) => e.event === 'alert' && e.data.id === id);
       expect(created.data).toMatchObject({ kind: 'created', status: 'new', priority: 'high', dedupKey: 'live-1' });
+      // The alert itself comes along, exactly as the list shows it, so a dashboard shows it without asking again.
+      const listed = (await a.owner.agent.get(a.base)).data.items.find((x: any) => x.id === id);
+      expect(created.data.alert).toEqual(listed);
       await streamMember.waitFor((e) => e.event === 'alert' && e.data.id === id);
 
       await a.owner.agent.post(`${a.base}/${id}/acknowledge`);
       const updated = await streamMember.waitFor((e) => e.event === 'alert' && e.data.id === id && e.data.kind === 'updated');
       expect(updated.data.status).toBe('acknowledged');
+      expect(updated.data.alert).toMatchObject({ id, status: 'acknowledged', acknowledgedBy: a.owner.userId });
 
       const bId = await b.raise('b-secret');
       await streamB.waitFor((e) => e.event === 'alert' && e.data.id === bId);
@@ -552,6 +557,32 @@ describeEachDatabase('alerts', (t) => {
       streamA.close();
       streamMember.close();
       streamB.close();
+    }
+  });
+
+  it('sends a burst of changes without the alerts (viewers reload once) and every change in order', async () => {
+    const a = await tenant();
+    const stream = await openEventStream(t().app, `/api/tenants/${a.owner.tenantId}/events`, a.owner.agent.cookie);
+    try {
+      // One Alertmanager notification of 120 alerts: one transaction, one moment of changes.
+      const events = Array.from({ length: MAX_LOADED_CHANGES + 20 }, (_, i) => ({
+        status: 'firing',
+        labels: { alertname: `Burst${i}`, severity: 'warning' },
+        annotations: { summary: `Burst ${i}` },
+        fingerprint: `burst${String(i).padStart(12, '0')}`,
+      }));
+      const res = await ingest(t().app, '/api/ingest/alertmanager', { version: '4', status: 'firing', receiver: 'x', groupKey: '{}', alerts: events }, { authorization: `Bearer ${a.integration.key}` });
+      expect(res.statusCode).toBe(202);
+      await stream.waitFor(() => stream.alerts().length >= events.length, 5000);
+      const burst = stream.alerts();
+      expect(burst).toHaveLength(events.length);
+      expect(burst.every((e) => e.alert === undefined)).toBe(true);
+      // A lone change afterwards carries its alert again.
+      const id = await a.raise('after-burst');
+      const single = await stream.waitFor((e) => e.event === 'alert' && e.data.id === id);
+      expect(single.data.alert?.id).toBe(id);
+    } finally {
+      stream.close();
     }
   });
 

@@ -8,16 +8,18 @@ const MIN_RELOAD_GAP_MS = 300;
 const RETRY_CLOSED_MS = 5_000;
 
 /**
- * Listens to the tenant's live stream (server-sent events, `GET /api/tenants/:id/events`) and calls `reload` when one
- * of `events` arrives. It reloads on every (re)connection (`ready`) and on `resync` too, so nothing missed while
+ * Listens to the tenant's live stream (server-sent events, `GET /api/tenants/:id/events`) and, when one of `events`
+ * arrives, lets `apply` use its data (returning true when that was enough) or else calls `reload`. It reloads on every (re)connection (`ready`) and on `resync` too, so nothing missed while
  * disconnected stays missing. `events` should be a constant: a new list reconnects.
  */
-export function useTenantEvents(tenantId: string, events: readonly string[], reload: () => void): StreamState {
+export function useTenantEvents(tenantId: string, events: readonly string[], reload: () => void, apply?: (name: string, data: unknown) => boolean): StreamState {
   const [state, setState] = useState<StreamState>('connecting');
-  // The latest callback, without reconnecting when the caller passes a new function each render.
+  // The latest callbacks, without reconnecting when the caller passes new functions each render.
   const reloadRef = useRef(reload);
+  const applyRef = useRef(apply);
   useEffect(() => {
     reloadRef.current = reload;
+    applyRef.current = apply;
   });
   const eventKey = events.join(',');
 
@@ -50,7 +52,18 @@ export function useTenantEvents(tenantId: string, events: readonly string[], rel
         setState('live');
         throttled();
       });
-      for (const name of eventKey.split(',')) if (name) source.addEventListener(name, throttled);
+      for (const name of eventKey.split(','))
+        if (name)
+          source.addEventListener(name, (e) => {
+            // What the page can apply from the event itself shows at once; anything else reloads (throttled).
+            let data: unknown = null;
+            try {
+              data = JSON.parse((e as MessageEvent<string>).data);
+            } catch {
+              data = null;
+            }
+            if (!applyRef.current?.(name, data)) throttled();
+          });
       source.addEventListener('resync', throttled);
       source.onerror = () => {
         setState('reconnecting');
