@@ -50,7 +50,8 @@ export function applyAlertEvent(qc: QueryClient, tenantId: string, event: AlertS
       if (part === 'history') return resolved;
       return true;
     },
-  });
+    // A request under way is left to finish (a burst would otherwise restart it forever).
+  }, { cancelRefetch: false });
   return complete;
 }
 
