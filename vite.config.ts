@@ -1,13 +1,45 @@
-import { defineConfig } from 'vite';
+import { defineConfig, parseAst, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
+
+/**
+ * The contract's top-level values (zod schemas among texts and constants) marked as free of side effects, so a page
+ * that reads only a text or a constant from a contract file carries none of its schemas, and a page using no schema
+ * at all no validation library (issue 14's budgets: zod alone is 25 kB gzip). Each `const X = <call>` becomes
+ * `const X = /* @__PURE__ *\/ (() => <call>)()`: evaluated exactly as before where it is used, dropped where not.
+ */
+function pureContractValues(): Plugin {
+  return {
+    name: 'alertdesk:pure-contract-values',
+    enforce: 'post',
+    transform(code, id) {
+      if (!/[\\/]contract[\\/][^\\/]+\.ts$/.test(id) || id.endsWith('.test.ts')) return null;
+      const ast = parseAst(code) as unknown as { body: Array<{ type: string; start: number; end: number; declaration?: unknown; declarations?: unknown }> };
+      const spans: Array<[number, number]> = [];
+      for (const node of ast.body) {
+        const decl = (node.type === 'ExportNamedDeclaration' ? node.declaration : node) as { type?: string; declarations?: Array<{ init?: { type: string; start: number; end: number } }> } | null;
+        if (decl?.type !== 'VariableDeclaration') continue;
+        for (const d of decl.declarations ?? []) if (d.init && d.init.type === 'CallExpression') spans.push([d.init.start, d.init.end]);
+      }
+      if (spans.length === 0) return null;
+      let out = code;
+      for (const [start, end] of spans.reverse()) out = `${out.slice(0, start)}/* @__PURE__ */ (() => (${out.slice(start, end)}))()${out.slice(end)}`;
+      return { code: out, map: null };
+    },
+  };
+}
 
 // The web app lives in web/; the server serves dist/web in production and proxies nothing in dev.
 export default defineConfig({
   root: 'web',
   // Every asset above 1 KiB also as .br and .gz: the server sends those as they are (no compression per request).
-  plugins: [react(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
+  plugins: [react(), pureContractValues(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
   // The manifest lets the bundle-budget test (e2e/bundle-budget.test.ts) see what each page loads up front.
-  build: { outDir: '../dist/web', emptyOutDir: true, chunkSizeWarningLimit: 1500, manifest: true },
+  build: {
+    outDir: '../dist/web',
+    emptyOutDir: true,
+    chunkSizeWarningLimit: 1500,
+    manifest: true,
+  },
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
 });

@@ -52,6 +52,11 @@ export const CLIENT_MSG = {
   deleted: 'Client deleted',
   noClients: 'No clients yet. Add your first client to get started.',
   noMatches: 'No clients match your search or filter.',
+  // The details modal's alert sections.
+  noOpenAlerts: 'No open alerts',
+  noResolvedAlerts: 'No resolved alerts yet',
+  openAlertsLoadFailed: 'Failed to load the open alerts of this client.',
+  historyLoadFailed: 'Failed to load the alert history of this client.',
 } as const;
 
 /** The refusal when a tenant already has as many clients as its plan allows. */

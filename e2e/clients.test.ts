@@ -227,7 +227,7 @@ describe.skipIf(!chromiumAvailable())('client management in Chromium', () => {
     await confirm.getByRole('button', { name: 'Cancel' }).click();
     await page.getByTestId('clients-table').getByTestId('client-name').first().click();
     await expect.poll(() => page.getByTestId('client-details-error').innerText()).toBe(MSG.clientGetFailed);
-    await page.getByRole('dialog', { name: 'Client Details' }).getByRole('button', { name: 'Close' }).click();
+    await page.getByRole('dialog', { name: 'Client Details' }).getByRole('button', { name: 'Close', exact: true }).click();
 
     await page.route(LIST_URL, (route) => (route.request().method() === 'GET' ? route.fulfill({ status: 500, body: '{}' }) : route.fallback()));
     await page.reload();
@@ -258,6 +258,112 @@ describe.skipIf(!chromiumAvailable())('client management in Chromium', () => {
     await expect.poll(() => edit.getByLabel(REQUIRED('Name')).evaluate((el) => el === document.activeElement)).toBe(true);
     await settledShot(page, 'clients-form-dark');
     await context.close();
+  });
+
+  it('lists a client’s open alerts and recent history in its details, each leading to the alert; /clients?client= opens them', async () => {
+    const { context, page } = await newPage(browser);
+    await registerThroughWizard(page, server.url, { email: uniqueEmail('client-alerts'), org: 'Client Alerts MSP' });
+    const tenant = (await (await page.request.get(`${server.url}/api/me`)).json()).tenants[0].id as string;
+    const newClient = async (name: string) => (await (await page.request.post(`${server.url}/api/tenants/${tenant}/clients`, { data: { name, status: 'active' } })).json()).id as string;
+    const initech = await newClient('Initech');
+    const quiet = await newClient('Quiet Corp');
+    const busy = await newClient('Busy Bees');
+    const { key } = await (await page.request.post(`${server.url}/api/tenants/${tenant}/integrations`, { data: { name: 'Prometheus' } })).json();
+    const ingest = async (event: Record<string, unknown>) => {
+      const res = await fetch(`${server.url}/api/ingest/events`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(event) });
+      expect(res.status).toBe(202);
+      return ((await res.json()) as { alertId: string }).alertId;
+    };
+    // Initech: a low alert first, then a critical one (listed first: most urgent), one resolved; another client's alert and one of no client.
+    await ingest({ title: 'Printer offline', priority: 'low', client: 'Initech' });
+    const critical = await ingest({ title: 'TPS server down', priority: 'critical', client: initech });
+    await ingest({ title: 'Backup late', priority: 'high', client: 'Initech', dedupKey: 'initech-backup' });
+    await ingest({ action: 'resolve', dedupKey: 'initech-backup' });
+    await ingest({ title: 'Someone else’s disk', priority: 'high', client: 'Busy Bees' });
+    await ingest({ title: 'Unbound alert', priority: 'medium' });
+
+    // A link to /clients?client=… (as the dashboard makes) opens that client's details.
+    await page.goto(`${server.url}/clients?client=${initech}`);
+    await page.waitForURL((u) => u.pathname === '/app/clients' && u.searchParams.get('client') === initech);
+    const details = page.getByRole('dialog', { name: 'Client Details' });
+    const open = details.getByTestId('client-open-alerts');
+    const history = details.getByTestId('client-alert-history');
+    await expect.poll(() => open.getByTestId('client-alert-title').allInnerTexts()).toEqual(['TPS server down', 'Printer offline']);
+    expect(await open.getByTestId('priority-badge').allTextContents()).toEqual(['Critical', 'Low']);
+    expect(await open.getByTestId('client-open-alerts-count').innerText()).toBe('2 open');
+    expect(await open.getByTestId('client-alert-link').first().getAttribute('href')).toBe(`/app/dashboard?alert=${critical}`);
+    expect(await open.getByTestId('client-alerts-dashboard-link').getAttribute('href')).toBe(`/app/dashboard?clientId=${initech}`);
+    // Each shows its age, with the exact time on hover.
+    expect(await open.locator('time').first().innerText()).toMatch(/^(just now|\d+ min ago)$/);
+    await expect.poll(() => history.getByTestId('client-alert-link').allInnerTexts()).toHaveLength(1);
+    expect(await history.getByTestId('client-alert-link').innerText()).toContain('Backup late');
+    expect(await history.getByTestId('client-alert-history-count').innerText()).toBe('1 resolved');
+    expect(await history.getByTestId('client-alerts-history-link').getAttribute('href')).toBe(`/app/alerts/history?clientId=${initech}`);
+    expect(await details.innerText()).not.toContain('Someone else’s disk');
+    await details.getByTestId('client-alerts').scrollIntoViewIfNeeded();
+    await settledShot(page, 'clients-details-alerts-light');
+
+    // An alert opens on the dashboard; Back returns to the client's details.
+    await open.getByTestId('client-alert-link').first().click();
+    await page.waitForURL((u) => u.pathname === '/app/dashboard' && u.searchParams.get('alert') === critical);
+    await expect.poll(() => page.getByRole('dialog').getByTestId('alert-title').innerText()).toBe('TPS server down');
+    await page.goBack();
+    await page.waitForURL((u) => u.pathname === '/app/clients' && u.searchParams.get('client') === initech);
+    await expect.poll(() => open.getByTestId('client-alert-link').count()).toBe(2);
+    // The history link opens the alert history on this client.
+    await history.getByTestId('client-alerts-history-link').click();
+    await page.waitForURL((u) => u.pathname === '/app/alerts/history' && u.searchParams.get('clientId') === initech);
+    await expect.poll(() => page.getByTestId('history-table').innerText()).toContain('Backup late');
+    await page.goBack();
+    await expect.poll(() => open.getByTestId('client-alert-link').count()).toBe(2);
+    // Closing removes the parameter.
+    await details.getByRole('button', { name: 'Close', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).search).toBe('');
+    await expect.poll(() => details.count()).toBe(0);
+
+    // No alerts at all: both empty texts. Opening from the list puts the client in the address.
+    await page.getByTestId('clients-table').getByRole('button', { name: 'Quiet Corp', exact: true }).click();
+    await expect.poll(() => new URL(page.url()).searchParams.get('client')).toBe(quiet);
+    await expect.poll(() => open.innerText()).toContain(CLIENT_MSG.noOpenAlerts);
+    await expect.poll(() => history.innerText()).toContain(CLIENT_MSG.noResolvedAlerts);
+    expect(await open.getByTestId('client-alerts-dashboard-link').count()).toBe(0);
+    expect(await history.getByTestId('client-alerts-history-link').count()).toBe(0);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => new URL(page.url()).searchParams.get('client')).toBe(null);
+
+    // More open alerts than shown: the count says so and the link leads to all of them.
+    for (let i = 1; i <= 12; i++) await ingest({ title: `Hive sensor ${i}`, priority: i % 2 ? 'medium' : 'info', client: busy });
+    await page.goto(`${server.url}/app/clients?client=${busy}`);
+    await expect.poll(() => open.getByTestId('client-alert-link').count()).toBe(10);
+    expect(await open.getByTestId('client-open-alerts-count').innerText()).toBe('Showing 10 of 13');
+    expect(await open.getByTestId('client-alerts-dashboard-link').innerText()).toBe('See all 13 on the dashboard');
+    await open.getByTestId('client-alerts-dashboard-link').click();
+    await page.waitForURL((u) => u.pathname === '/app/dashboard' && u.searchParams.get('clientId') === busy);
+
+    // A failing list says so, with Retry.
+    await page.route(/\/api\/tenants\/[^/]+\/alerts\?/, (route) => route.fulfill({ status: 500, body: '{}' }));
+    await page.goto(`${server.url}/app/clients?client=${initech}`);
+    await expect.poll(() => open.getByTestId('client-alerts-error').innerText(), { timeout: 20_000 }).toContain(CLIENT_MSG.openAlertsLoadFailed);
+    await page.unroute(/\/api\/tenants\/[^/]+\/alerts\?/);
+    await open.getByRole('button', { name: 'Retry' }).click();
+    await expect.poll(() => open.getByTestId('client-alert-link').count()).toBe(2);
+    const cookies = await context.cookies();
+    await context.close();
+
+    // Both themes and a phone.
+    for (const [name, opts] of [
+      ['clients-details-alerts-dark', { theme: 'dark' as const }],
+      ['clients-details-alerts-phone', { width: 390, height: 844 }],
+    ] as const) {
+      const other = await newPage(browser, opts);
+      await other.context.addCookies(cookies);
+      await other.page.goto(`${server.url}/app/clients?client=${initech}`);
+      await other.page.getByRole('dialog', { name: 'Client Details' }).getByTestId('client-alert-link').first().waitFor();
+      await settledShot(other.page, `${name}-top`);
+      await other.page.getByTestId('client-alerts').scrollIntoViewIfNeeded();
+      await settledShot(other.page, name);
+      await other.context.close();
+    }
   });
 
   it('works on a 390 px wide phone, as cards with a sort menu', async () => {

@@ -1,7 +1,9 @@
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
+import { SUPPORT_EMAIL } from '../web/src/lib/contact.ts';
 import { chromiumAvailable, newPage, screenshot, type E2EServer, withServerAndBrowser } from './support.ts';
 
 describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
@@ -36,6 +38,7 @@ describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
     expect(quotes).toHaveLength(3);
     expect(quotes.filter((q) => q.includes('65%'))).toHaveLength(1);
     expect(await page.locator('footer').innerText()).toContain('Alertdesk. All rights reserved.');
+    for (const link of ['Privacy', 'Terms', 'Contact']) expect(await page.locator('footer').getByRole('link', { name: link }).isVisible(), link).toBe(true);
   }
 
   for (const theme of ['light', 'dark'] as const) {
@@ -52,6 +55,8 @@ describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
         expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(width);
         await page.evaluate(() => document.fonts.ready);
         await screenshot(page, `home-${theme}-${device}`);
+        // The footer on its own, to see its links without the whole page.
+        await page.locator('footer').screenshot({ path: path.resolve(import.meta.dirname, 'screenshots', `home-footer-${theme}-${device}.png`) });
         await context.close();
       });
     }
@@ -100,6 +105,46 @@ describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
     const tenant = await server.deps.db.selectFrom('tenants').select(['plan']).where('name', '=', 'Growth MSP').executeTakeFirstOrThrow();
     expect(tenant.plan).toBe('growth');
     await context.close();
+  });
+
+  it('links privacy, terms and contact from the footers; the privacy and terms pages are their own', async () => {
+    const { context, page } = await newPage(browser);
+    await page.goto(`${server.url}/`);
+    const footer = page.locator('footer');
+    expect(await footer.getByRole('link', { name: 'Contact' }).getAttribute('href')).toBe(`mailto:${SUPPORT_EMAIL}`);
+    await footer.getByRole('link', { name: 'Privacy' }).click();
+    await page.waitForURL('**/privacy');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Privacy');
+    expect(await page.title()).toBe('Privacy · Alertdesk');
+    const privacy = await page.getByTestId('legal-page').innerText();
+    for (const s of ['your account', 'notification preferences', 'push', 'session', 'third-party trackers', 'error reporting']) expect(privacy.toLowerCase()).toContain(s);
+    expect(await page.getByTestId('legal-page').getByRole('link', { name: SUPPORT_EMAIL }).getAttribute('href')).toBe(`mailto:${SUPPORT_EMAIL}`);
+    // The public pages' footer carries the same links.
+    await page.locator('footer').getByRole('link', { name: 'Terms' }).click();
+    await page.waitForURL('**/terms');
+    await expect.poll(() => page.getByRole('heading', { level: 1 }).innerText()).toBe('Terms of use');
+    expect(await page.title()).toBe('Terms of use · Alertdesk');
+    expect(await page.locator('footer').getByRole('link', { name: 'Contact' }).getAttribute('href')).toBe(`mailto:${SUPPORT_EMAIL}`);
+    await page.goto(`${server.url}/login`);
+    await page.locator('footer').getByRole('link', { name: 'Privacy' }).click();
+    await page.waitForURL('**/privacy');
+    await context.close();
+
+    for (const theme of ['light', 'dark'] as const) {
+      for (const [device, width] of [
+        ['desktop', 1366],
+        ['phone', 390],
+      ] as const) {
+        const shot = await newPage(browser, { theme, width, height: device === 'phone' ? 844 : 900 });
+        for (const name of ['privacy', 'terms']) {
+          await shot.page.goto(`${server.url}/${name}`);
+          await shot.page.getByRole('heading', { level: 1 }).waitFor();
+          expect(await shot.page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+          await screenshot(shot.page, `${name}-${theme}-${device}`);
+        }
+        await shot.context.close();
+      }
+    }
   });
 
   it('shows the spec texts when the plans cannot be loaded or none is public', async () => {

@@ -7,6 +7,25 @@ import { uniqueEmail } from '../server/test/factories.ts';
 
 const row = (page: Page, email: string) => page.locator(`[data-testid="member-row"][data-email="${email}"]`);
 
+/** The document is no wider than the window: nothing makes the page scroll sideways. */
+async function expectNoSidewaysScroll(page: Page) {
+  const { scrollWidth, innerWidth } = await page.evaluate(() => ({ scrollWidth: document.scrollingElement!.scrollWidth, innerWidth: window.innerWidth }));
+  expect(scrollWidth).toBeLessThanOrEqual(innerWidth);
+}
+
+/** Every tab of the page lies inside the window and inside its tab list (none cut off or scrolled out of sight). */
+async function expectTabsVisible(page: Page) {
+  const boxes = await page.getByRole('tab').evaluateAll((tabs) =>
+    tabs.map((t) => {
+      const r = t.getBoundingClientRect();
+      const list = t.closest('[role="tablist"]')!.getBoundingClientRect();
+      return { name: t.textContent, inWindow: r.left >= 0 && r.right <= window.innerWidth, inList: r.left >= list.left - 0.5 && r.right <= list.right + 0.5 };
+    }),
+  );
+  expect(boxes.map((b) => b.name)).toEqual(['Users', 'Integrations', 'Approval Workflows']);
+  for (const b of boxes) expect(b, b.name ?? '').toMatchObject({ inWindow: true, inList: true });
+}
+
 describe.skipIf(!chromiumAvailable())('tenant administration in Chromium', () => {
   let server: E2EServer;
   let browser: Browser;
@@ -229,10 +248,23 @@ describe.skipIf(!chromiumAvailable())('tenant administration in Chromium', () =>
     await phone.page.goto(`${server.url}/app/tenant-admin`);
     const invited = uniqueEmail('phone-invite');
     await inviteThroughDialog(phone.page, invited);
-    await expect.poll(() => row(phone.page, invited).isVisible()).toBe(true);
-    // Nothing but the table scrolls sideways.
-    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    // On a phone the users are stacked cards, every detail readable without scrolling sideways.
+    const card = phone.page.locator(`[data-testid="member-card"][data-email="${invited}"]`);
+    await expect.poll(() => card.isVisible()).toBe(true);
+    expect(await row(phone.page, invited).isVisible()).toBe(false);
+    expect((await card.innerText()).toLowerCase()).toContain('pending');
+    expect(await card.getByRole('button', { name: `Revoke invitation to ${invited}` }).isVisible()).toBe(true);
+    const own = phone.page.getByTestId('member-card').first();
+    expect((await own.innerText()).toLowerCase()).toContain('owner');
+    await expectNoSidewaysScroll(phone.page);
+    // Every tab is on screen in full (they wrap rather than scroll out of sight).
+    await expectTabsVisible(phone.page);
+    // The picture without the invitation's toast over the cards.
+    await expect.poll(() => phone.page.getByText('Invitation sent to').count()).toBe(0);
     await screenshot(phone.page, 'tenant-admin-phone');
+    await phone.page.getByRole('tab', { name: 'Integrations' }).click();
+    await expect.poll(() => phone.page.getByTestId('integrations-panel').isVisible()).toBe(true);
+    await expectNoSidewaysScroll(phone.page);
     const invitePage = await newPage(browser, { width: 390, height: 844 });
     await invitePage.page.goto(invitationLink(invited));
     await expect.poll(() => invitePage.page.getByRole('button', { name: 'Create account and join' }).isVisible()).toBe(true);
@@ -240,5 +272,16 @@ describe.skipIf(!chromiumAvailable())('tenant administration in Chromium', () =>
     await screenshot(invitePage.page, 'invitation-new-phone');
     await invitePage.context.close();
     await phone.context.close();
+
+    const darkPhone = await newPage(browser, { theme: 'dark', width: 390, height: 844 });
+    await registerThroughWizard(darkPhone.page, server.url, { email: uniqueEmail('dark-phone'), org: 'Dark Phone Ops' });
+    await darkPhone.page.goto(`${server.url}/app/tenant-admin`);
+    await inviteThroughDialog(darkPhone.page, uniqueEmail('dark-phone-invite'));
+    await expect.poll(() => darkPhone.page.getByTestId('member-card').count()).toBe(2);
+    await expectNoSidewaysScroll(darkPhone.page);
+    await expectTabsVisible(darkPhone.page);
+    await expect.poll(() => darkPhone.page.getByText('Invitation sent to').count()).toBe(0);
+    await screenshot(darkPhone.page, 'tenant-admin-phone-dark');
+    await darkPhone.context.close();
   });
 });

@@ -129,7 +129,8 @@ describe.skipIf(!chromiumAvailable())('triage on the dashboard in Chromium', () 
     // Assign the rest to a colleague, from the table view (kept for this person after a reload).
     const me = await (await page.request.get(`${server.url}/api/me`)).json();
     const colleague = await addMember(server, me.tenants[0].id, 'Cole Colleague');
-    await page.locator('[data-testid="view-toggle"] label', { hasText: 'Table' }).click();
+    await page.getByTestId('view-toggle').getByRole('button', { name: 'Table' }).click();
+    expect(await page.getByTestId('view-toggle').getByRole('button', { name: 'Table' }).getAttribute('aria-pressed')).toBe('true');
     await page.reload();
     await expect.poll(() => page.getByTestId('alert-row').count()).toBe(2);
     await page.getByRole('checkbox', { name: 'Select all alerts on this page' }).check();

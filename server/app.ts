@@ -169,7 +169,8 @@ function registerWeb(app: FastifyInstance, config: Config) {
     if (req.method === 'GET' && (req.url === '/' || req.url.startsWith('/?')) && req.hostname.startsWith(config.appHostPrefix)) {
       return reply.redirect('/app/dashboard');
     }
-    if (req.method === 'GET' && (req.url === '/clients' || req.url.startsWith('/clients?'))) return reply.redirect('/app/clients');
+    // The query goes along: the dashboard links a client's name to /clients?client=… (its details).
+    if (req.method === 'GET' && (req.url === '/clients' || req.url.startsWith('/clients?'))) return reply.redirect(`/app/clients${req.url.slice('/clients'.length)}`);
   });
   const dir = config.webDir;
   const index = dir ? path.join(dir, 'index.html') : null;

@@ -1,7 +1,6 @@
-import { StrictMode } from 'react';
+import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
 import { MantineProvider, createTheme, type MantineColorsTuple } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { RouterProvider } from 'react-router';
 import '@mantine/core/styles.css';
@@ -14,6 +13,10 @@ import { registerServiceWorker } from './lib/service-worker.ts';
 import { serverConfigQuery } from './lib/server-config.ts';
 import { queryClient } from './lib/query-client.ts';
 import { startErrorReporting } from './lib/error-reporting.ts';
+
+// The toasts' container and its transitions load after the page: `notifications.show()` only writes to a store,
+// which the container shows once it is there (issue 14: the first load carries no code a first paint does not need).
+const Notifications = lazy(async () => ({ default: (await import('./app/Toasts.tsx')).Notifications }));
 
 // The brand's orange, in shades where white text on the filled colour (shade 6 light, 8 dark) and orange text on
 // the page reach 4.5:1 (WCAG AA); Mantine's own orange 6 gave white text 2.57:1.
@@ -34,6 +37,18 @@ const theme = createTheme({
   defaultRadius: 'md',
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
+  components: {
+    // A plain object, not Modal.extend(): importing Modal here would put the dialog's code into every page's entry.
+    Modal: {
+      defaultProps: {
+        // The X of every dialog has a name (a modal may still name it itself).
+        closeButtonProps: { 'aria-label': 'Close dialog' },
+        // Mantine draws a dialog's title bar as <header>; inside role="dialog" (not a sectioning element) that reads as
+        // a second page banner beside the app's header. It is no landmark, just the dialog's title and its X.
+        attributes: { header: { role: 'none' } },
+      },
+    },
+  },
 });
 
 
@@ -42,7 +57,9 @@ function Root() {
   return (
     <MantineProvider theme={theme} forceColorScheme={scheme}>
       {/* Bottom right: toasts never cover the header's tenant selector and theme toggle. */}
-      <Notifications position="bottom-right" />
+      <Suspense>
+        <Notifications position="bottom-right" />
+      </Suspense>
       <QueryClientProvider client={queryClient}>
         <RouterProvider router={router} />
       </QueryClientProvider>

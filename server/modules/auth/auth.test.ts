@@ -176,6 +176,8 @@ describeEachDatabase('auth and registration', (t) => {
     expect(marketing.statusCode).not.toBe(302);
     const clients = await app.inject({ method: 'GET', url: '/clients' });
     expect(clients.headers.location).toBe('/app/clients');
+    const oneClient = await app.inject({ method: 'GET', url: '/clients?client=c-1' });
+    expect(oneClient.headers.location).toBe('/app/clients?client=c-1');
   });
 
   it('seeds the four plans of the spec with Trial as the public default', async () => {

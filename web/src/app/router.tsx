@@ -29,7 +29,10 @@ export const router = createBrowserRouter([
       { path: '/reset-password', lazy: async () => ({ Component: (await import('../features/auth/pages/ResetPasswordPage.tsx')).ResetPasswordPage }) },
       { path: '/invitations/:token', lazy: async () => ({ Component: (await import('../features/invitations/pages/InvitationPage.tsx')).InvitationPage }) },
       { path: '/ack/:token', lazy: async () => ({ Component: (await import('../features/acknowledge/pages/AckPage.tsx')).AckPage }) },
-      { path: '/clients', element: <Navigate to="/app/clients" replace /> },
+      { path: '/privacy', lazy: async () => ({ Component: (await import('../features/legal/pages/PrivacyPage.tsx')).PrivacyPage }) },
+      { path: '/terms', lazy: async () => ({ Component: (await import('../features/legal/pages/TermsPage.tsx')).TermsPage }) },
+      // The query goes along: the dashboard links a client's name to /clients?client=… (its details).
+      { path: '/clients', element: <RedirectKeepingQuery to="/app/clients" /> },
       {
         path: '/app',
         lazy: async () => ({ Component: (await import('./guards.tsx')).RequireAuth }),

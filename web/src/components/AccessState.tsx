@@ -12,7 +12,9 @@ export function StatePanel({ icon, title, children, color = 'gray' }: { icon: Re
           <ThemeIcon size={48} radius="xl" variant="light" color={color}>
             {icon}
           </ThemeIcon>
-          <Title order={3}>{title}</Title>
+          <Title order={2} size="h3">
+            {title}
+          </Title>
           {children}
         </Stack>
       </Paper>

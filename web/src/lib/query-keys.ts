@@ -36,6 +36,10 @@ export const queryKeys = {
   activeAlerts: (tenantId: string, filter: object) => ['tenant', tenantId, 'alerts', 'active', filter] as const,
   alertHistory: (tenantId: string, params: object) => ['tenant', tenantId, 'alerts', 'history', params] as const,
   alert: (tenantId: string, alertId: string) => ['tenant', tenantId, 'alerts', 'detail', alertId] as const,
+  /** One client's open alerts and recent history (its details): under `alerts(id)`, so alert changes refresh them. */
+  clientAlerts: (tenantId: string, clientId: string) => ['tenant', tenantId, 'alerts', 'client', clientId] as const,
+  clientOpenAlerts: (tenantId: string, clientId: string, params: object) => ['tenant', tenantId, 'alerts', 'client', clientId, 'open', params] as const,
+  clientAlertHistory: (tenantId: string, clientId: string, params: object) => ['tenant', tenantId, 'alerts', 'client', clientId, 'history', params] as const,
   assignees: (tenantId: string) => ['tenant', tenantId, 'assignees'] as const,
   integrations: (tenantId: string) => ['tenant', tenantId, 'integrations'] as const,
   /** Escalation policies: the tab's list, and the choices of the integration and client forms. */

@@ -7,6 +7,7 @@ import { Loading } from '../../../components/Loading.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useClient } from '../api/get-client.ts';
+import { ClientAlerts } from './ClientAlerts.tsx';
 import { ClientStatusBadge } from './ClientStatusBadge.tsx';
 
 function Field({ label, children }: { label: string; children: ReactNode }) {
@@ -31,13 +32,13 @@ function address(c: Client) {
   return lines.length ? lines.map((l) => <div key={l}>{l}</div>) : null;
 }
 
-/** Client details, read fresh from the server, with Close and Edit Client (spec section 2). */
+/** Client details, read fresh from the server, with its open and recent alerts, Close and Edit Client (spec section 2). */
 export function ClientDetailsModal({ tenantId, clientId, onClose, onEdit }: { tenantId: string; clientId: string | null; onClose: () => void; onEdit: (c: Client) => void }) {
   const query = useClient(tenantId, clientId);
   return (
     <Modal opened={!!clientId} onClose={onClose} title="Client Details" size="lg" centered>
       {query.data ? (
-        <Details c={query.data} onClose={onClose} onEdit={onEdit} />
+        <Details tenantId={tenantId} c={query.data} onClose={onClose} onEdit={onEdit} />
       ) : query.isError ? (
         <Stack>
           <Alert color="red" icon={<IconAlertCircle />} data-testid="client-details-error">
@@ -56,7 +57,7 @@ export function ClientDetailsModal({ tenantId, clientId, onClose, onEdit }: { te
   );
 }
 
-function Details({ c, onClose, onEdit }: { c: Client; onClose: () => void; onEdit: (c: Client) => void }) {
+function Details({ tenantId, c, onClose, onEdit }: { tenantId: string; c: Client; onClose: () => void; onEdit: (c: Client) => void }) {
   return (
     <Stack gap="md" data-testid="client-details">
       <Group justify="space-between" align="flex-start" wrap="nowrap">
@@ -122,6 +123,7 @@ function Details({ c, onClose, onEdit }: { c: Client; onClose: () => void; onEdi
           </Table>
         </Stack>
       )}
+      <ClientAlerts tenantId={tenantId} clientId={c.id} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
           Close

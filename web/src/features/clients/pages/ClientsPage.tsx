@@ -54,7 +54,20 @@ function useListParams() {
       },
       { replace: true },
     );
-  return { status, sort, order, page, search, update };
+  // The client whose details are open (`?client=`: the dashboard links a client's name here). Opening is a history
+  // entry, so Back closes the details; closing replaces it.
+  const detailsId = params.get('client');
+  const setDetailsId = (id: string | null) =>
+    setParams(
+      (prev) => {
+        const next = new URLSearchParams(prev);
+        if (id) next.set('client', id);
+        else next.delete('client');
+        return next;
+      },
+      { replace: !id },
+    );
+  return { status, sort, order, page, search, update, detailsId, setDetailsId };
 }
 
 export function ClientsPage() {
@@ -65,11 +78,10 @@ export function ClientsPage() {
 }
 
 function ClientsView({ tenantId }: { tenantId: string }) {
-  const { status, sort, order, page, search, update } = useListParams();
+  const { status, sort, order, page, search, update, detailsId, setDetailsId } = useListParams();
   const [searchInput, setSearchInput] = useState(search);
   const [debouncedSearch] = useDebouncedValue(searchInput.trim(), SEARCH_DEBOUNCE_MS);
   const [form, setForm] = useState<{ opened: boolean; client: Client | null }>({ opened: false, client: null });
-  const [detailsId, setDetailsId] = useState<string | null>(null);
   const [toDelete, setToDelete] = useState<Client | null>(null);
 
   useEffect(() => {

@@ -1,10 +1,11 @@
-import { Anchor, Badge, Checkbox, Group, Paper, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Group, Paper, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconClockExclamation, IconRepeat, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import type { Alert } from '../../../../../contract/alerts.ts';
 import { formatAge, formatDateTime } from '../../../lib/dates.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
+import { SelectBox } from './SelectBox.tsx';
 
 /** Where a client's details open (the clients page reads `?client=`). */
 export const clientHref = (clientId: string) => `/clients?client=${encodeURIComponent(clientId)}`;
@@ -62,14 +63,9 @@ export function AlertCard({ alert, onOpen, now = Date.now(), selected, onSelect,
     >
       <Group gap="sm" wrap="nowrap" align="flex-start">
         {onSelect && (
-          <Checkbox
-            className="above-stretch"
-            mt={2}
-            aria-label={`Select ${alert.title}`}
-            checked={!!selected}
-            onChange={(e) => onSelect(alert, e.currentTarget.checked)}
-            data-testid="alert-select"
-          />
+          <span className="above-stretch">
+            <SelectBox label={`Select ${alert.title}`} checked={!!selected} onChange={(on) => onSelect(alert, on)} testId="alert-select" />
+          </span>
         )}
         <Stack gap={4} className="min-w-0" style={{ flex: 1 }}>
           <Group justify="space-between" gap="xs" wrap="nowrap">

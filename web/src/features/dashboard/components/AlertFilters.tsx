@@ -1,5 +1,5 @@
 import { forwardRef, useEffect, useState } from 'react';
-import { Button, Collapse, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
+import { Button, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconSearch, IconX } from '@tabler/icons-react';
 import {
@@ -112,14 +112,16 @@ export const AlertFilters = forwardRef<HTMLInputElement, AlertFiltersProps>(func
         )}
       </Group>
       {phone ? (
-        <Collapse expanded={open}>
-          {selects}
-          {activeFilters > 0 && (
-            <Button variant="subtle" mt="xs" onClick={clearFilters} leftSection={<IconX size={16} />}>
-              Clear filters
-            </Button>
-          )}
-        </Collapse>
+        open && (
+          <div>
+            {selects}
+            {activeFilters > 0 && (
+              <Button variant="subtle" mt="xs" onClick={clearFilters} leftSection={<IconX size={16} />}>
+                Clear filters
+              </Button>
+            )}
+          </div>
+        )
       ) : (
         selects
       )}

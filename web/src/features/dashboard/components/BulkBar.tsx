@@ -22,7 +22,10 @@ interface BulkBarProps {
   onClear: () => void;
 }
 
-/** Actions on the selected alerts: acknowledge, resolve or assign them all in one request. */
+/**
+ * Actions on the selected alerts: acknowledge, resolve or assign them all in one request. It floats at the bottom of
+ * the window, so selecting never moves the list under the pointer.
+ */
 export function BulkBar({ tenantId, selected, onDone, onClear }: BulkBarProps) {
   const bulk = useBulkAlertAction(tenantId);
   const members = useMemberChoices(tenantId);
@@ -40,7 +43,7 @@ export function BulkBar({ tenantId, selected, onDone, onClear }: BulkBarProps) {
     );
   const can = (action: 'acknowledge' | 'resolve' | 'assign') => selected.some((a) => a.actions.includes(action));
   return (
-    <Paper withBorder p="xs" radius="md" mb="sm" bg="var(--mantine-color-default-hover)" data-testid="bulk-bar" role="region" aria-label="Selected alerts">
+    <Paper withBorder p="xs" radius="md" shadow="lg" className="bulk-bar" data-testid="bulk-bar" role="region" aria-label="Selected alerts">
       <Group gap="sm" wrap="wrap">
         <Text size="sm" fw={600} data-testid="bulk-count">
           {selected.length} selected

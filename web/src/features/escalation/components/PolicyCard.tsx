@@ -20,7 +20,7 @@ export function PolicyCard({ policy, userName, scheduleName, onEdit, onDelete }:
       <Stack gap="sm">
         <Group justify="space-between" align="flex-start" gap="xs" wrap="nowrap">
           <Group gap={8} className="min-w-0">
-            <Title order={4} className="wrap-anywhere" data-testid="policy-name">
+            <Title order={2} size="h4" className="wrap-anywhere" data-testid="policy-name">
               {policy.name}
             </Title>
             {policy.isDefault && (

@@ -69,7 +69,7 @@ export function ScheduleCard({ tenantId, schedule, onCall, userName, isMember, t
         <Group justify="space-between" align="flex-start" wrap="nowrap" gap="xs">
           <Stack gap={2} className="min-w-0">
             <Group gap="xs">
-              <Title order={4} className="wrap-anywhere" data-testid="schedule-name">
+              <Title order={2} size="h4" className="wrap-anywhere" data-testid="schedule-name">
                 {schedule.name}
               </Title>
               {schedule.isDefault && (

@@ -1,5 +1,6 @@
 import { Anchor, Container, Group, SimpleGrid, Stack, Text } from '@mantine/core';
 import { Link } from 'react-router';
+import { LegalLinks } from '../../../components/LegalLinks.tsx';
 import { Logo } from '../../../components/Logo.tsx';
 import classes from './home.module.css';
 
@@ -44,6 +45,7 @@ export function HomeFooter() {
           <Text size="xs" c="dimmed">
             © {new Date().getFullYear()} Alertdesk. All rights reserved.
           </Text>
+          <LegalLinks size="xs" />
           <Text size="xs" c="dimmed">
             Made for MSPs who never sleep, so their engineers can.
           </Text>

@@ -45,7 +45,9 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
     <Stack gap="md" data-testid="integrations-panel">
       <Group justify="space-between" align="flex-end" gap="sm">
         <div>
-          <Title order={3}>Integrations</Title>
+          <Title order={2} size="h3">
+            Integrations
+          </Title>
           <Text size="sm" c="dimmed">
             Keys your monitoring tools use to send alerts: PagerDuty Events v2, Prometheus Alertmanager or plain JSON.
           </Text>

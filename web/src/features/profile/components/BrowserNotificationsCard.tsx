@@ -45,7 +45,7 @@ export function BrowserNotificationsCard() {
     <Paper withBorder radius="md" p="lg" data-testid="browser-notifications">
       <Stack>
         <Group justify="space-between">
-          <Title order={4}>Browser notifications</Title>
+          <Title order={2} size="h4">Browser notifications</Title>
           <Badge color={STATE_COLOR[state]} variant="light" data-testid="browser-permission">
             {STATE_LABEL[state]}
           </Badge>

@@ -41,7 +41,7 @@ function MyOnCall({ tenantId, tenantName }: { tenantId: string; tenantName: stri
     <Group gap="sm" wrap="nowrap">
       <IconCalendarEvent size={22} className="no-shrink" />
       <div className="min-w-0">
-        <Title order={4}>My on-call</Title>
+        <Title order={2} size="h4">My on-call</Title>
         <Text size="sm" c="dimmed" className="wrap-anywhere">
           Your shifts in {tenantName} over the next 90 days, overrides included. Times are in your time zone.
         </Text>

@@ -90,14 +90,14 @@ function PreferencesForm({ tenantId, tenantName, initial }: { tenantId: string; 
       <Stack>
         <Paper withBorder radius="md" p="lg">
           <Stack gap="sm">
-            <Title order={4}>Push notifications</Title>
+            <Title order={2} size="h4">Push notifications</Title>
             <Switch label="Send alerts to my browsers and devices" checked={push.enabled} onChange={(e) => setPush({ enabled: e.currentTarget.checked })} />
           </Stack>
         </Paper>
 
         <Paper withBorder radius="md" p="lg">
           <Stack gap="sm">
-            <Title order={4}>Email</Title>
+            <Title order={2} size="h4">Email</Title>
             <Switch label="Email notifications" checked={email.enabled} onChange={(e) => setEmail({ ...email, enabled: e.currentTarget.checked })} />
             <Stack gap="xs" pl="md">
               <Checkbox label="Alert notifications" disabled={!email.enabled} checked={email.alertNotifications} onChange={(e) => setEmail({ ...email, alertNotifications: e.currentTarget.checked })} />
@@ -109,7 +109,7 @@ function PreferencesForm({ tenantId, tenantName, initial }: { tenantId: string; 
 
         <Paper withBorder radius="md" p="lg">
           <Stack gap="sm" maw={560}>
-            <Title order={4}>SMS</Title>
+            <Title order={2} size="h4">SMS</Title>
             {serverConfig.data && !serverConfig.data.smsEnabled && (
               <Alert color="gray" variant="light" p="xs" data-testid="sms-not-configured">
                 SMS is not configured on this server yet: pages are sent by email and push until an administrator sets it up.
@@ -156,7 +156,7 @@ function PreferencesForm({ tenantId, tenantName, initial }: { tenantId: string; 
         <Paper withBorder radius="md" p="lg">
           <Stack gap="sm" maw={560}>
             <div>
-              <Title order={4}>Alert subscriptions</Title>
+              <Title order={2} size="h4">Alert subscriptions</Title>
               <Text size="sm" c="dimmed">
                 Alerts of {tenantName} you want to hear about: by client, by priority or by tag.
               </Text>

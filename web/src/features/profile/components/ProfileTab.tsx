@@ -41,7 +41,7 @@ export function ProfileTab() {
                 {(me.user.displayName || me.user.email).charAt(0).toUpperCase()}
               </Avatar>
               <div className="min-w-0">
-                <Title order={4}>Profile</Title>
+                <Title order={2} size="h4">Profile</Title>
                 <Text size="sm" c="dimmed">
                   How your name appears to your colleagues.
                 </Text>
@@ -73,7 +73,7 @@ export function ProfileTab() {
       </Paper>
       <Paper withBorder radius="md" p="lg">
         <Stack maw={520} gap="xs">
-          <Title order={4}>Appearance</Title>
+          <Title order={2} size="h4">Appearance</Title>
           <Text size="sm" c="dimmed">
             The theme is remembered in this browser.
           </Text>

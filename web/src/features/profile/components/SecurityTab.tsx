@@ -48,7 +48,7 @@ function ChangePasswordCard() {
       <form onSubmit={submit} noValidate>
         <Stack maw={520}>
           <div>
-            <Title order={4}>Change password</Title>
+            <Title order={2} size="h4">Change password</Title>
             <Text size="sm" c="dimmed">
               You stay signed in here; every other device is signed out.
             </Text>
@@ -97,7 +97,7 @@ function ResetEmailCard() {
     <Paper withBorder radius="md" p="lg">
       <Stack maw={520} align="flex-start">
         <div>
-          <Title order={4}>Password reset</Title>
+          <Title order={2} size="h4">Password reset</Title>
           <Text size="sm" c="dimmed">
             Forgotten your current password? We email {me.user.email} a link to choose a new one.
           </Text>
@@ -128,7 +128,7 @@ export function SecurityTab() {
       <ChangePasswordCard />
       <ResetEmailCard />
       <Paper withBorder radius="md" p="lg">
-        <Title order={4} mb="md">
+        <Title order={2} size="h4" mb="md">
           Account
         </Title>
         <SimpleGrid cols={{ base: 1, xs: 2 }} maw={520}>

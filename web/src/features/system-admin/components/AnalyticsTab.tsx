@@ -57,7 +57,7 @@ export default function AnalyticsTab() {
       </SimpleGrid>
       <Paper withBorder radius="md" p="md">
         <Group justify="space-between" mb="md">
-          <Title order={4}>Alerts received per day</Title>
+          <Title order={2} size="h4">Alerts received per day</Title>
           <Text size="sm" c="dimmed">
             Last 30 days, all tenants
           </Text>
@@ -82,13 +82,13 @@ export default function AnalyticsTab() {
       </Paper>
       <SimpleGrid cols={{ base: 1, md: 2 }}>
         <Paper withBorder radius="md" p="md">
-          <Title order={4} mb="md">
+          <Title order={2} size="h4" mb="md">
             Alerts by priority
           </Title>
           <BarChart h={220} data={byPriority} dataKey="priority" series={[{ name: 'Alerts', color: 'orange.6' }]} gridAxis="y" tickLine="none" yAxisProps={{ allowDecimals: false }} />
         </Paper>
         <Paper withBorder radius="md" p="md">
-          <Title order={4} mb="md">
+          <Title order={2} size="h4" mb="md">
             Tenants by plan
           </Title>
           {byPlan.length === 0 ? (

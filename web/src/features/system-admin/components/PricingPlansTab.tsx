@@ -21,7 +21,7 @@ function PlanCard({ plan, onEdit, onDelete }: { plan: PricingPlan; onEdit: () =>
       <Stack gap="sm" h="100%">
         <Group justify="space-between" wrap="nowrap" align="flex-start">
           <div>
-            <Title order={4}>{plan.name}</Title>
+            <Title order={2} size="h4">{plan.name}</Title>
             <Text size="xs" c="dimmed">
               {plan.id} · sort order {plan.sortOrder}
             </Text>

@@ -20,7 +20,7 @@ export function TenantDetailsCard({ details }: { details: TenantDetails }) {
   const full = details.seatsUsed >= details.maxUsers;
   return (
     <Paper withBorder radius="md" p="lg" mb="lg" data-testid="tenant-details">
-      <Title order={4} mb="md">
+      <Title order={2} size="h4" mb="md">
         Tenant Details
       </Title>
       <SimpleGrid cols={{ base: 2, sm: 3, md: 5 }} spacing="lg">

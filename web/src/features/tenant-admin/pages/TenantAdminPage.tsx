@@ -66,7 +66,8 @@ function TenantAdmin({ tenantId, renderIntegrations }: { tenantId: string; rende
       <PageHeader title={TITLE} description={`Users, integrations and approval workflows of ${details.data.name}`} />
       <TenantDetailsCard details={details.data} />
       <Tabs value={tab} onChange={(v) => setParams(v && v !== 'users' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
-        <Tabs.List mb="lg" className="scroll-tabs">
+        {/* The tabs wrap onto a second line on a phone rather than scroll out of sight. */}
+        <Tabs.List mb="lg">
           <Tabs.Tab value="users" leftSection={<IconUsers size={16} />} className="no-shrink">
             Users
           </Tabs.Tab>
@@ -86,7 +87,7 @@ function TenantAdmin({ tenantId, renderIntegrations }: { tenantId: string; rende
         <Tabs.Panel value="approvals">
           <Paper withBorder radius="md" p="lg">
             <Stack align="flex-start">
-              <Title order={4}>Approval Workflows</Title>
+              <Title order={2} size="h4">Approval Workflows</Title>
               <Text c="dimmed">Approval requests and the policies that route them through manager, director and executive levels.</Text>
               <Button component={Link} to="/app/approval-workflows" leftSection={<IconChecklist size={16} />}>
                 Open Approval Workflows
