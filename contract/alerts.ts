@@ -171,7 +171,15 @@ export const AlertHistoryQuery = z.object({
 });
 export type AlertHistoryQuery = z.infer<typeof AlertHistoryQuery>;
 
-export const AlertList = listOf(Alert).meta({ id: 'AlertList' });
+/** The history counts at most this many matches: past it, `totalCapped` says "at least" (a count of a million rows costs a second). */
+export const HISTORY_COUNT_LIMIT = 10_000;
+
+export const AlertList = listOf(Alert)
+  .extend({
+    /** True when `total` stopped at HISTORY_COUNT_LIMIT: there are at least that many (history only). */
+    totalCapped: z.boolean().optional(),
+  })
+  .meta({ id: 'AlertList' });
 export type AlertList = z.infer<typeof AlertList>;
 
 export const AlertStats = z

@@ -2,7 +2,7 @@ import { sql, type CompiledQuery, type Expression, type SqlBool } from 'kysely';
 import type { DB } from '../../db/database.ts';
 import { parseJson } from '../../db/database.ts';
 import type { AlertEventsTable, AlertNotesTable, AlertsTable } from '../../db/schema.ts';
-import { ASSIGNEE_NONE, type Alert, type AlertHistoryQuery, type AlertPriority, type AlertStatus, type ActiveAlertsQuery } from '../../../contract/alerts.ts';
+import { ASSIGNEE_NONE, HISTORY_COUNT_LIMIT, type Alert, type AlertHistoryQuery, type AlertPriority, type AlertStatus, type ActiveAlertsQuery } from '../../../contract/alerts.ts';
 import { allowedActions } from './alerts.policy.ts';
 import { listActiveMemberAccounts } from '../members/members.repository.ts';
 import { JSON_LIMITS } from '../../../contract/common.ts';
@@ -135,9 +135,25 @@ export async function listActiveAlerts(db: DB, tenantId: string, filter: ActiveA
       .limit(filter.pageSize)
       .offset((filter.page - 1) * filter.pageSize)
       .execute(),
-    db.selectFrom('alerts as a').select((eb) => eb.fn.countAll().as('n')).where('a.tenant_id', '=', tenantId).where(where).executeTakeFirstOrThrow(),
+    countAlerts(db, tenantId, where),
   ]);
-  return { rows: rows as AlertRow[], total: Number(count.n) };
+  return { rows: rows as AlertRow[], total: count };
+}
+
+/**
+ * How many alerts of the tenant match `where`; with a cap, counting stops one past it (the history's pages need "how
+ * many" only as far as anyone pages, and counting a million resolved alerts costs a second).
+ */
+async function countAlerts(db: DB, tenantId: string, where: Expression<SqlBool>, cap?: number): Promise<number> {
+  const matching = db.selectFrom('alerts as a').where('a.tenant_id', '=', tenantId).where(where);
+  const row =
+    cap === undefined
+      ? await matching.select((eb) => eb.fn.countAll().as('n')).executeTakeFirstOrThrow()
+      : await db
+          .selectFrom(matching.select(sql<number>`1`.as('one')).limit(cap + 1).as('m'))
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Active alerts of the tenant by priority: every one of them, not only the 100 the list shows. */
@@ -160,7 +176,7 @@ export async function hasAnyAlert(db: DB, tenantId: string): Promise<boolean> {
   return row !== undefined;
 }
 
-/** Resolved and closed alerts, most recently resolved first, searchable and paginated. */
+/** Resolved and closed alerts, most recently resolved first, searchable and paginated; counted up to HISTORY_COUNT_LIMIT. */
 export async function listAlertHistory(db: DB, tenantId: string, q: AlertHistoryQuery) {
   const conditions: Expression<SqlBool>[] = [HISTORY];
   if (q.status !== 'all') conditions.push(statusIs(q.status as AlertStatus));
@@ -177,9 +193,9 @@ export async function listAlertHistory(db: DB, tenantId: string, q: AlertHistory
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize)
       .execute(),
-    db.selectFrom('alerts as a').select((eb) => eb.fn.countAll().as('n')).where('a.tenant_id', '=', tenantId).where(where).executeTakeFirstOrThrow(),
+    countAlerts(db, tenantId, where, HISTORY_COUNT_LIMIT),
   ]);
-  return { rows: rows as AlertRow[], total: Number(count.n) };
+  return { rows: rows as AlertRow[], total: Math.min(count, HISTORY_COUNT_LIMIT), totalCapped: count > HISTORY_COUNT_LIMIT };
 }
 
 export async function findAlert(db: DB, tenantId: string, alertId: string): Promise<AlertRow | undefined> {

@@ -62,8 +62,8 @@ export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
       schema: { tags: ['alerts'], params: TenantParam, querystring: AlertHistoryQuery, response: { 200: AlertList, ...errors } },
     },
     async (req) => {
-      const { rows, total } = await listAlertHistory(db, req.tenantContext.tenant.id, req.query);
-      return { items: rows.map(toAlert), total, page: req.query.page, pageSize: req.query.pageSize };
+      const { rows, total, totalCapped } = await listAlertHistory(db, req.tenantContext.tenant.id, req.query);
+      return { items: rows.map(toAlert), total, totalCapped, page: req.query.page, pageSize: req.query.pageSize };
     },
   );
 

@@ -6,6 +6,7 @@ import { addMember, insertClient, registerOwner } from '../../test/factories.ts'
 import { createIntegration, ingest, openEventStream, pdTrigger, sleep } from '../../test/alerts.ts';
 import { enqueueJobs, listAlertJobs } from '../../jobs/jobs.repository.ts';
 import { MAX_LOADED_CHANGES } from './alert-stream.ts';
+import { HISTORY_COUNT_LIMIT } from '../../../contract/alerts.ts';
 
 describeEachDatabase('alerts', (t) => {
   beforeAll(async () => {
@@ -595,6 +596,46 @@ describeEachDatabase('alerts', (t) => {
     expect(foreign.status()).toBe(404);
     anonymous.close();
     foreign.close();
+  });
+
+  it('counts the history up to HISTORY_COUNT_LIMIT and then says "at least"', async () => {
+    const { owner, base } = await tenant();
+    const at = new Date(Date.now() - 3600_000).toISOString();
+    const row = (i: number) => ({
+      id: `cap-${owner.tenantId.slice(0, 8)}-${i}`,
+      tenant_id: owner.tenantId,
+      client_id: null,
+      integration_id: null,
+      dedup_key: `cap-${i}`,
+      title: i < 3 ? `Rare thing ${i}` : `Bulk ${i}`,
+      description: '',
+      priority: 'low' as const,
+      status: 'resolved' as const,
+      source: 'seed',
+      search_text: (i < 3 ? `rare thing ${i}` : `bulk ${i}`) + ' seed',
+      created_at: at,
+      updated_at: at,
+      acknowledged_by: null,
+      acknowledged_at: null,
+      resolved_by: null,
+      resolved_at: at,
+      closed_by: null,
+      closed_at: null,
+      assigned_to: null,
+      tags: '[]',
+      metadata: '{}',
+      occurrences: 1,
+      last_seen_at: at,
+    });
+    for (let from = 0; from < HISTORY_COUNT_LIMIT + 5; from += 500) {
+      await t().deps.db.insertInto('alerts').values(Array.from({ length: Math.min(500, HISTORY_COUNT_LIMIT + 5 - from) }, (_, j) => row(from + j))).execute();
+    }
+    const all = await owner.agent.get(`${base}/history`);
+    expect(all.statusCode).toBe(200);
+    expect(all.data).toMatchObject({ total: HISTORY_COUNT_LIMIT, totalCapped: true, page: 1 });
+    expect(all.data.items).toHaveLength(20);
+    const rare = await owner.agent.get(`${base}/history?q=rare`);
+    expect(rare.data).toMatchObject({ total: 3, totalCapped: false });
   });
 
   it('deletes a tenant’s alerts, notes, events and integrations with the tenant', async () => {

@@ -155,7 +155,7 @@ function History({ tenantId }: { tenantId: string }) {
         {history.data && history.data.total > HISTORY_PAGE_SIZE && (
           <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
             <Text size="sm" c="dimmed">
-              {history.data.total} alerts
+              {history.data.totalCapped ? `More than ${history.data.total.toLocaleString()} alerts: narrow the search to see older ones` : `${history.data.total} alerts`}
             </Text>
             <Pager total={pages} value={page} onChange={setPage} siblings={1} />
           </Group>
