@@ -1,11 +1,13 @@
-// npm run bench:escalation [-- --alerts 10000]
+// npm run bench:escalation [-- --alerts 10000] [--only sqlite|postgres|postgres2] [--profile dir]
 // 10,000 alerts open at once; their escalation (start, level 1 step, one email page each, through a no-op transport)
 // is due in the same second. Prints the seconds from due until every page is recorded, on SQLite and (with
 // BENCH_DATABASE_URL or TEST_DATABASE_URL) on PostgreSQL, and on PostgreSQL with two server processes sharing the
-// work: pages sent, duplicates and missing ones.
+// work: pages sent, duplicates and missing ones. On one process it then moves the worker's clock 15 minutes on: every
+// alert is overdue in the same second and its level 1 is paged once more (the second line).
 import { fork } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import inspector from 'node:inspector';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -15,8 +17,10 @@ import { loadConfig, type Config } from '../server/config.ts';
 import { buildApp } from '../server/app.ts';
 import type { Transports } from '../server/modules/paging/transports.ts';
 
-const { values: args } = parseArgs({ options: { alerts: { type: 'string', default: '10000' }, worker: { type: 'string' }, schema: { type: 'string' } } });
+const { values: args } = parseArgs({ options: { alerts: { type: 'string', default: '10000' }, only: { type: 'string' }, profile: { type: 'string' }, worker: { type: 'string' }, schema: { type: 'string' } } });
 const ALERTS = Number(args.alerts);
+/** Runs one of the three measurements only (`--only sqlite`, `postgres` or `postgres2`). */
+const wanted = (name: string) => !args.only || args.only === name;
 
 /** Counts what would have been sent; sends nothing. */
 function noopTransports() {
@@ -72,24 +76,70 @@ async function seed(app: FastifyInstance, n: number) {
   }
 }
 
+/** `--profile dir`: a CPU profile of the draining alone (not the seeding), for Chrome DevTools or any .cpuprofile reader. */
+async function startProfile() {
+  const session = new inspector.Session();
+  session.connect();
+  const post = <T>(method: string) => new Promise<T>((resolve, reject) => session.post(method, (err, res) => (err ? reject(err) : resolve(res as T))));
+  await post('Profiler.enable');
+  await post('Profiler.start');
+  return {
+    async stop(file: string) {
+      const { profile } = await post<{ profile: object }>('Profiler.stop');
+      fs.mkdirSync(path.dirname(file), { recursive: true });
+      fs.writeFileSync(file, JSON.stringify(profile));
+      session.disconnect();
+    },
+  };
+}
+
 /** Runs the worker until nothing is due; returns the seconds it took and what the transport counted. */
-async function drain(app: FastifyInstance, count: { email: number }) {
+async function drain(app: FastifyInstance, count: { email: number }, name = 'drain') {
+  const profiler = args.profile ? await startProfile() : null;
   const t0 = performance.now();
+  const cpu0 = process.cpuUsage();
   while ((await app.paging.worker.runDue()) > 0);
-  return { seconds: (performance.now() - t0) / 1000, sent: count.email };
+  const cpu = process.cpuUsage(cpu0);
+  if (profiler) await profiler.stop(path.join(args.profile!, `${name}-${process.pid}.cpuprofile`));
+  // CPU seconds of this process (the server's own work; PostgreSQL's is not in it): less noisy than wall time on a busy machine.
+  return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, sent: count.email };
 }
 
 async function single(name: string, url: string, schema: string | null) {
   const { transports, count } = noopTransports();
-  const { app, deps } = await buildApp(configFor(url, schema), { logger: false, transports });
+  // The worker's clock: the wall clock, moved 15 minutes on for the second wave.
+  let offsetMs = 0;
+  const clock = () => new Date(Date.now() + offsetMs);
+  const { app, deps } = await buildApp(configFor(url, schema), { logger: false, transports, clock });
   await app.ready();
+  const sentAttempts = async (step: string) =>
+    Number(
+      (
+        await deps.db
+          .selectFrom('notification_attempts')
+          .select((eb) => eb.fn.countAll<number>().as('n'))
+          .where('outcome', '=', 'sent')
+          .where('step', '=', step)
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
   try {
     await seed(app, ALERTS);
-    const r = await drain(app, count);
-    const recorded = await deps.db.selectFrom('notification_attempts').select((eb) => eb.fn.countAll<number>().as('n')).where('outcome', '=', 'sent').executeTakeFirstOrThrow();
+    const r = await drain(app, count, name);
+    const recorded = await sentAttempts('L1');
     console.log(
       `${name.padEnd(10)} ${ALERTS} alerts due at once: every page recorded after ${r.seconds.toFixed(2)} s ` +
-        `(${Math.round(ALERTS / r.seconds)} pages/s); sent ${r.sent}, recorded ${Number(recorded.n)}, missing ${ALERTS - Number(recorded.n)}`,
+        `(${Math.round(ALERTS / r.seconds)} pages/s, ${r.cpuSeconds.toFixed(2)} s CPU); sent ${r.sent}, recorded ${recorded}, missing ${ALERTS - recorded}`,
+    );
+    // Second wave: nobody acknowledged, every alert passes its critical target (15 min) in the same second: each is
+    // marked overdue and its level 1 paged once more (overdue checks, then repeat steps, then deliveries).
+    offsetMs = 15 * 60_000 + 1_000;
+    count.email = 0;
+    const o = await drain(app, count, `${name}-overdue`);
+    const repeated = await sentAttempts('overdue');
+    console.log(
+      `${''.padEnd(10)} ${ALERTS} alerts overdue at once: every repeat page recorded after ${o.seconds.toFixed(2)} s ` +
+        `(${Math.round(ALERTS / o.seconds)} pages/s, ${o.cpuSeconds.toFixed(2)} s CPU); sent ${o.sent}, recorded ${repeated}, missing ${ALERTS - repeated}`,
     );
   } finally {
     await app.close();
@@ -103,7 +153,7 @@ async function workerProcess(url: string, schema: string) {
   await app.ready();
   process.send!({ type: 'ready' });
   await new Promise<void>((resolve) => process.once('message', () => resolve()));
-  const r = await drain(app, count);
+  const r = await drain(app, count, 'worker');
   process.send!({ type: 'done', ...r });
   await app.close();
   process.exit(0);
@@ -123,8 +173,8 @@ async function twoProcesses(url: string) {
     const results = await Promise.all(
       children.map(
         (c) =>
-          new Promise<{ seconds: number; sent: number }>((resolve) => {
-            c.once('message', (m: { seconds: number; sent: number }) => resolve(m));
+          new Promise<{ seconds: number; cpuSeconds: number; sent: number }>((resolve) => {
+            c.once('message', (m: { seconds: number; cpuSeconds: number; sent: number }) => resolve(m));
             c.send({ type: 'go' });
           }),
       ),
@@ -133,7 +183,8 @@ async function twoProcesses(url: string) {
     const distinct = await deps.db.selectFrom('notification_attempts').select((eb) => eb.fn.countAll<number>().as('n')).where('outcome', '=', 'sent').executeTakeFirstOrThrow();
     const seconds = Math.max(...results.map((r) => r.seconds));
     console.log(
-      `postgres×2  ${ALERTS} alerts due at once, two server processes: every page recorded after ${seconds.toFixed(2)} s; ` +
+      `postgres×2  ${ALERTS} alerts due at once, two server processes: every page recorded after ${seconds.toFixed(2)} s ` +
+        `(${Math.round(ALERTS / seconds)} pages/s, ${results.map((r) => r.cpuSeconds.toFixed(2)).join(' + ')} s CPU); ` +
         `sent ${sent} (${results.map((r) => r.sent).join(' + ')}), duplicates ${sent - Number(distinct.n)}, missing ${ALERTS - Number(distinct.n)}`,
     );
   } finally {
@@ -148,23 +199,27 @@ async function twoProcesses(url: string) {
 if (args.worker) {
   await workerProcess(args.worker, args.schema!);
 } else {
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-bench-esc-'));
-  try {
-    await single('sqlite', path.join(dir, 'bench.db'), null);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
+  if (wanted('sqlite')) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-bench-esc-'));
+    try {
+      await single('sqlite', path.join(dir, 'bench.db'), null);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   }
   const pgUrl = process.env.BENCH_DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (pgUrl) {
-    const schema = `bench_esc1_${Date.now().toString(36)}`;
-    try {
-      await single('postgres', pgUrl, schema);
-    } finally {
-      const c = new pg.Client({ connectionString: pgUrl });
-      await c.connect();
-      await c.query(`drop schema if exists "${schema}" cascade`);
-      await c.end();
+    if (wanted('postgres')) {
+      const schema = `bench_esc1_${Date.now().toString(36)}`;
+      try {
+        await single('postgres', pgUrl, schema);
+      } finally {
+        const c = new pg.Client({ connectionString: pgUrl });
+        await c.connect();
+        await c.query(`drop schema if exists "${schema}" cascade`);
+        await c.end();
+      }
     }
-    await twoProcesses(pgUrl);
-  } else console.log('postgres   skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
+    if (wanted('postgres2')) await twoProcesses(pgUrl);
+  } else if (wanted('postgres') || wanted('postgres2')) console.log('postgres   skipped: set BENCH_DATABASE_URL or TEST_DATABASE_URL');
 }

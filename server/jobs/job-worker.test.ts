@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testDatabases } from '../test/test-app.ts';
-import { JobWorker, type JobHandler } from './job-worker.ts';
+import { JobWorker, type BatchJobHandler, type JobHandler } from './job-worker.ts';
 import { enqueueJobs } from './jobs.repository.ts';
 
 for (const db of testDatabases()) {
@@ -83,6 +83,76 @@ for (const db of testDatabases()) {
       await worker.runDue();
       expect(calls).toBe(3);
       expect(await env.deps.db.selectFrom('jobs').select('id').where('unique_key', '=', 'flaky:1').execute()).toEqual([]);
+    });
+
+    it('runs the jobs of a kind claimed together in one batch call; a job that failed is retried alone with backoff, the others are done once', async () => {
+      let nowMs = Date.now();
+      const calls: string[][] = [];
+      let failing = new Set(['b3']);
+      const batch: BatchJobHandler = async (items) => {
+        calls.push(items.map(({ ctx }) => String(ctx.payload.n)).sort());
+        return items.map(({ ctx }) => (failing.has(String(ctx.payload.n)) ? new Error(`provider down for ${String(ctx.payload.n)}`) : null));
+      };
+      const warnings: string[] = [];
+      const worker = new JobWorker({
+        db: env.deps.db,
+        dialect: env.deps.dialect,
+        clock: () => new Date(nowMs),
+        handlers: {},
+        batchHandlers: { 'test.batch': batch },
+        log: { warn: (_o, m) => warnings.push(m), error: (_o, m) => warnings.push(m) },
+        retryBaseMs: 1000,
+        lanes: 1,
+      });
+      const at = new Date(nowMs);
+      await enqueueJobs(env.deps.db, ['b1', 'b2', 'b3', 'b4'].map((n) => ({ kind: 'test.batch', uniqueKey: `batch:${n}`, dueAt: at, payload: { n } })), at);
+      expect(await worker.runDue()).toBe(4);
+      expect(calls).toEqual([['b1', 'b2', 'b3', 'b4']]);
+      const left = async () => (await env.deps.db.selectFrom('jobs').select(['unique_key', 'attempts', 'due_at', 'lock_token']).where('kind', '=', 'test.batch').execute()).map((j) => ({ ...j, attempts: Number(j.attempts) }));
+      expect(await left()).toEqual([{ unique_key: 'batch:b3', attempts: 1, due_at: new Date(nowMs + 1000).toISOString(), lock_token: null }]);
+      expect(warnings).toEqual(['job failed; retrying later']);
+      // Not due yet; then due: only the failed job runs again, and this time it succeeds.
+      nowMs += 999;
+      expect(await worker.runDue()).toBe(0);
+      nowMs += 1;
+      failing = new Set();
+      expect(await worker.runDue()).toBe(1);
+      expect(calls).toEqual([['b1', 'b2', 'b3', 'b4'], ['b3']]);
+      expect(await left()).toEqual([]);
+    });
+
+    it('runs a batch whose handler throws again job by job: the job it cannot handle fails alone and is given up after its last attempt', async () => {
+      let nowMs = Date.now();
+      const seen: string[][] = [];
+      const warnings: string[] = [];
+      const worker = new JobWorker({
+        db: env.deps.db,
+        dialect: env.deps.dialect,
+        clock: () => new Date(nowMs),
+        handlers: {},
+        batchHandlers: {
+          'test.poisoned': async (items) => {
+            seen.push(items.map(({ ctx }) => String(ctx.payload.n)).sort());
+            if (items.some(({ ctx }) => ctx.payload.poison)) throw new TypeError('cannot read this one');
+            return items.map(() => null);
+          },
+        },
+        log: { warn: (_o, m) => warnings.push(m), error: (_o, m) => warnings.push(m) },
+        retryBaseMs: 1000,
+        lanes: 1,
+      });
+      const at = new Date(nowMs);
+      const job = (n: string, poison = false) => ({ kind: 'test.poisoned', uniqueKey: `poisoned:${n}`, dueAt: at, payload: { n, poison }, maxAttempts: 2 });
+      await enqueueJobs(env.deps.db, [job('p1'), job('p2', true), job('p3')], at);
+      await worker.runDue();
+      expect(seen).toEqual([['p1', 'p2', 'p3'], ['p1'], ['p2'], ['p3']]);
+      const left = async () => (await env.deps.db.selectFrom('jobs').select('unique_key').where('kind', '=', 'test.poisoned').execute()).map((j) => j.unique_key);
+      expect(await left()).toEqual(['poisoned:p2']);
+      nowMs += 1000;
+      await worker.runDue();
+      expect(seen.slice(4)).toEqual([['p2']]);
+      expect(await left()).toEqual([]);
+      expect(warnings).toEqual(['job batch failed; running its jobs one by one', 'job failed; retrying later', 'job failed for good']);
     });
   });
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { DB, Dialect } from '../db/database.ts';
+import { isDatabaseUnavailable, type DB, type Dialect } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
-import { claimDueJobs, completeJob, nextDueAt, retryJobAt } from './jobs.repository.ts';
+import { claimDueJobs, completeJobs, nextDueAt, retryJobsAt } from './jobs.repository.ts';
 
 /** The engine's time: the wall clock in production, a clock a test moves. */
 export type Clock = () => Date;
@@ -16,6 +16,14 @@ export interface JobContext {
 
 export type JobHandler = (job: JobsTable, ctx: JobContext) => Promise<void>;
 
+/**
+ * Runs every claimed job of one kind at once (reads and writes for many rows in a few statements). Returns, for each
+ * job in the order given, null when it is done or the error it failed with: a failed job is retried (or given up)
+ * alone, the others of the batch are done. A handler that throws is run again on each job alone (unless the database
+ * is away: then the whole batch is retried later), so it must not have done anything a second run would repeat.
+ */
+export type BatchJobHandler = (jobs: Array<{ job: JobsTable; ctx: JobContext }>) => Promise<Array<unknown>>;
+
 /** Something a worker does on every pass before running due jobs (the escalation engine starts pending alerts). */
 export type Sweep = (now: Date) => Promise<number>;
 
@@ -24,21 +32,27 @@ export interface JobWorkerOptions {
   dialect: Dialect;
   clock?: Clock;
   handlers: Record<string, JobHandler>;
+  /** Kinds run a batch at a time (they take precedence over `handlers` for the same kind). */
+  batchHandlers?: Record<string, BatchJobHandler>;
   sweeps?: Sweep[];
   log: { warn(obj: object, msg: string): void; error(obj: object, msg: string): void };
   /** The longest sleep between passes (a step added by another instance is seen within this). */
   pollMs?: number;
   /** How long a claimed job is this worker's; after that another worker may retry it. */
   leaseMs?: number;
+  /** Jobs claimed at once (default 500). */
   batch?: number;
+  /** Claim-and-run loops side by side in `runDue` (default 2 on PostgreSQL, 1 on SQLite, whose writes are serial). */
+  lanes?: number;
   /** Backoff before try n+1: base × 4^(n-1). */
   retryBaseMs?: number;
 }
 
 /**
  * Runs durable jobs: every server instance has one. Each pass runs the sweeps, then claims due jobs in batches and
- * runs them (jobs of one batch concurrently); finished jobs are deleted, failed ones retried with backoff up to their
- * max attempts. Between passes it sleeps until the next due time, at most `pollMs`; `wake()` starts a pass now.
+ * runs them (kinds with a batch handler all at once, the others concurrently); the batch's finished jobs are deleted
+ * in one statement, failed ones retried with backoff up to their max attempts (each alone: the rest of its batch is
+ * done). Between passes it sleeps until the next due time, at most `pollMs`; `wake()` starts a pass now.
  * Tests do not start it: they move the clock and call `runDue()`.
  */
 export class JobWorker {
@@ -73,6 +87,11 @@ export class JobWorker {
   /** Adds the handler of a kind of job (a module with timed work of its own registers it at start). */
   handle(kind: string, handler: JobHandler) {
     this.opts.handlers[kind] = handler;
+  }
+
+  /** Adds the batch handler of a kind of job. */
+  handleBatch(kind: string, handler: BatchJobHandler) {
+    (this.opts.batchHandlers ??= {})[kind] = handler;
   }
 
   /** Starts a pass as soon as possible (new work was added). */
@@ -115,8 +134,18 @@ export class JobWorker {
     await this.running;
   }
 
-  /** Runs every sweep and every job due now, until none is left; returns how many jobs ran. */
+  /**
+   * Runs every sweep and every job due now, until none is left; returns how many jobs ran. On PostgreSQL two lanes
+   * do this side by side (each its own transactions and connections; SKIP LOCKED splits the work between them as
+   * between two instances), so the database works on one batch while this process prepares the next.
+   */
   async runDue(): Promise<number> {
+    const lanes = this.opts.lanes ?? (this.opts.dialect === 'postgres' ? 2 : 1);
+    const ran = await Promise.all(Array.from({ length: lanes }, () => this.lane()));
+    return ran.reduce((a, b) => a + b, 0);
+  }
+
+  private async lane(): Promise<number> {
     let ran = 0;
     for (const sweep of this.opts.sweeps ?? []) while ((await sweep(this.clock())) > 0);
     for (;;) {
@@ -126,33 +155,94 @@ export class JobWorker {
         now,
         leaseUntil: new Date(now.getTime() + (this.opts.leaseMs ?? 60_000)),
         token,
-        limit: this.opts.batch ?? 100,
+        limit: this.opts.batch ?? 500,
       });
       if (jobs.length === 0) return ran;
-      await Promise.all(jobs.map((job) => this.run(job, token, now)));
+      await this.runBatch(jobs, token, now);
       ran += jobs.length;
       // Jobs may have added sooner work (a delivery due now): sweep again before the next claim.
       for (const sweep of this.opts.sweeps ?? []) while ((await sweep(this.clock())) > 0);
     }
   }
 
-  private async run(job: JobsTable, token: string, now: Date) {
-    const handler = this.opts.handlers[job.kind];
-    const attempts = Number(job.attempts);
-    const finalAttempt = attempts >= Number(job.max_attempts);
+  /**
+   * Runs a batch handler over its jobs and notes each one's outcome. A handler that throws for a whole batch (not
+   * because the database is away) is run again on each job alone, so a job it cannot handle fails alone.
+   */
+  private async runBatchHandler(batch: BatchJobHandler, list: Array<{ job: JobsTable; ctx: JobContext }>, outcomes: Map<JobsTable, unknown>) {
+    const run = async (part: typeof list) => {
+      const results = await batch(part);
+      part.forEach(({ job }, i) => outcomes.set(job, i < results.length ? results[i] : new Error('batch handler returned no outcome')));
+    };
     try {
-      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      await handler(job, { now, finalAttempt, payload: JSON.parse(job.payload) as Record<string, unknown> });
-      await completeJob(this.opts.db, job.id, token);
+      await run(list);
     } catch (err) {
-      if (finalAttempt) {
+      if (list.length === 1 || isDatabaseUnavailable(err)) {
+        for (const { job } of list) outcomes.set(job, err ?? new Error('job failed'));
+        return;
+      }
+      this.opts.log.warn({ err, kind: list[0].job.kind, jobs: list.length }, 'job batch failed; running its jobs one by one');
+      for (const item of list) await run([item]).catch((e: unknown) => outcomes.set(item.job, e ?? new Error('job failed')));
+    }
+  }
+
+  /** Runs one claim's jobs, then deletes the finished ones in one statement and puts the failed ones back. */
+  private async runBatch(jobs: JobsTable[], token: string, now: Date) {
+    const outcomes = new Map<JobsTable, unknown>();
+    // A job whose payload cannot be read fails alone.
+    const items: Array<{ job: JobsTable; ctx: JobContext }> = [];
+    for (const job of jobs) {
+      try {
+        items.push({ job, ctx: { now, finalAttempt: Number(job.attempts) >= Number(job.max_attempts), payload: JSON.parse(job.payload) as Record<string, unknown> } });
+      } catch (err) {
+        outcomes.set(job, err);
+      }
+    }
+    const byKind = new Map<string, typeof items>();
+    for (const item of items) {
+      const list = byKind.get(item.job.kind);
+      if (list) list.push(item);
+      else byKind.set(item.job.kind, [item]);
+    }
+    await Promise.all(
+      [...byKind].map(async ([kind, list]) => {
+        const batch = this.opts.batchHandlers?.[kind];
+        if (batch) return this.runBatchHandler(batch, list, outcomes);
+        const handler = this.opts.handlers[kind];
+        await Promise.all(
+          list.map(async ({ job, ctx }) => {
+            try {
+              if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
+              await handler(job, ctx);
+              outcomes.set(job, null);
+            } catch (err) {
+              outcomes.set(job, err ?? new Error('job failed'));
+            }
+          }),
+        );
+      }),
+    );
+    const done: string[] = [];
+    const retries = new Map<number, string[]>();
+    for (const job of jobs) {
+      const err = outcomes.has(job) ? outcomes.get(job) : new Error('job has no outcome');
+      if (err === null || err === undefined) {
+        done.push(job.id);
+        continue;
+      }
+      const attempts = Number(job.attempts);
+      if (attempts >= Number(job.max_attempts)) {
         this.opts.log.error({ err, job: { id: job.id, kind: job.kind, key: job.unique_key } }, 'job failed for good');
-        await completeJob(this.opts.db, job.id, token).catch(() => {});
+        done.push(job.id);
       } else {
         this.opts.log.warn({ err, job: { id: job.id, kind: job.kind, attempts } }, 'job failed; retrying later');
         const delay = (this.opts.retryBaseMs ?? 5_000) * 4 ** (attempts - 1);
-        await retryJobAt(this.opts.db, job.id, token, new Date(now.getTime() + delay)).catch(() => {});
+        retries.set(delay, [...(retries.get(delay) ?? []), job.id]); // few: failures are rare
       }
     }
+    // A job not deleted or put back here (the database went away) stays leased and runs again when its lease ends:
+    // at most one repeat, never lost.
+    await completeJobs(this.opts.db, done, token);
+    for (const [delay, ids] of retries) await retryJobsAt(this.opts.db, ids, token, new Date(now.getTime() + delay)).catch(() => {});
   }
 }

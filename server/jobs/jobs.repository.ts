@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB, Dialect } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
+import { timeOrderedUuid as timeOrderedId } from '../lib/ids.ts';
 
 /** A job to schedule: `uniqueKey` makes scheduling idempotent (a second enqueue with the same key does nothing). */
 export interface NewJob {
@@ -14,11 +14,24 @@ export interface NewJob {
   maxAttempts?: number;
 }
 
-/** Schedules jobs (on the pool or inside the caller's transaction); returns how many were new. */
+/**
+ * Rows per multi-row statement: far below both databases' limits on bound parameters (SQLite 32766, PostgreSQL
+ * 65535) for the widest row we write (12 columns), and small enough that one statement stays cheap to build.
+ */
+export const ROWS_PER_STATEMENT = 500;
+
+/** `list` in slices of at most `size` (one statement each). */
+export function chunks<T>(list: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
+
+/** Schedules jobs (on the pool or inside the caller's transaction), a multi-row insert per 500; returns how many were new. */
 export async function enqueueJobs(db: DB, jobs: NewJob[], at: Date): Promise<number> {
   if (jobs.length === 0) return 0;
   const rows: JobsTable[] = jobs.map((j) => ({
-    id: randomUUID(),
+    id: timeOrderedId(),
     tenant_id: j.tenantId ?? null,
     alert_id: j.alertId ?? null,
     kind: j.kind,
@@ -31,8 +44,12 @@ export async function enqueueJobs(db: DB, jobs: NewJob[], at: Date): Promise<num
     locked_until: null,
     created_at: at.toISOString(),
   }));
-  const inserted = await db.insertInto('jobs').values(rows).onConflict((oc) => oc.column('unique_key').doNothing()).returning('id').execute();
-  return inserted.length;
+  let inserted = 0;
+  for (const part of chunks(rows)) {
+    const r = await db.insertInto('jobs').values(part).onConflict((oc) => oc.column('unique_key').doNothing()).executeTakeFirst();
+    inserted += Number(r.numInsertedOrUpdatedRows ?? 0);
+  }
+  return inserted;
 }
 
 /**
@@ -58,14 +75,15 @@ export async function claimDueJobs(db: DB, dialect: Dialect, input: { now: Date;
     .execute();
 }
 
-/** Removes a finished job, only if this claim still holds it. */
-export async function completeJob(db: DB, id: string, token: string) {
-  await db.deleteFrom('jobs').where('id', '=', id).where('lock_token', '=', token).execute();
+/** Removes finished jobs (one statement per 500), only those this claim still holds. */
+export async function completeJobs(db: DB, ids: string[], token: string) {
+  for (const part of chunks(ids)) await db.deleteFrom('jobs').where('lock_token', '=', token).where('id', 'in', part).execute();
 }
 
-/** Puts a failed job back for a later try (releases the lease). */
-export async function retryJobAt(db: DB, id: string, token: string, dueAt: Date) {
-  await db.updateTable('jobs').set({ due_at: dueAt.toISOString(), lock_token: null, locked_until: null }).where('id', '=', id).where('lock_token', '=', token).execute();
+/** Puts failed jobs back for a later try (releases the lease), only those this claim still holds. */
+export async function retryJobsAt(db: DB, ids: string[], token: string, dueAt: Date) {
+  for (const part of chunks(ids))
+    await db.updateTable('jobs').set({ due_at: dueAt.toISOString(), lock_token: null, locked_until: null }).where('lock_token', '=', token).where('id', 'in', part).execute();
 }
 
 /** When the next job falls due (ignoring leased ones), or null with none. */

@@ -1,36 +1,48 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { DB, Dialect } from '../../db/database.ts';
-import { parseJson } from '../../db/database.ts';
-import type { JobsTable } from '../../db/schema.ts';
+import { isDatabaseUnavailable, parseJson } from '../../db/database.ts';
 import type { AlertPriority } from '../../../contract/alerts.ts';
-import type { EscalationChannel, EscalationPolicy, LaterLevel, Level1 } from '../../../contract/escalation.ts';
+import type { EscalationChannel, EscalationPolicy, LaterLevel } from '../../../contract/escalation.ts';
 import { noTarget } from '../../../contract/escalation.ts';
 import { PAGING_MSG } from '../../../contract/paging.ts';
-import type { JobContext, JobHandler } from '../../jobs/job-worker.ts';
+import type { BatchJobHandler, JobHandler } from '../../jobs/job-worker.ts';
+import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
 import { enqueueJobs, type NewJob } from '../../jobs/jobs.repository.ts';
 import type { AlertBus } from '../alerts/alert-bus.ts';
-import { findPolicy, toPolicy } from '../escalation/escalation-policies.repository.ts';
+import { toPolicy } from '../escalation/escalation-policies.repository.ts';
 import { policyForAlert } from '../escalation/escalation-policies.service.ts';
-import { findPreferences, listPushTargets, deletePushToken, toChannelPreferences } from '../profile/profile.repository.ts';
+import { deletePushToken, toChannelPreferences } from '../profile/profile.repository.ts';
 import { whoIsOnCall } from '../schedules/schedules.service.ts';
 import { listActiveMemberAccounts } from '../members/members.repository.ts';
 import {
-  findPagedAlert,
-  findSubscribers,
-  finishAttempt,
-  insertAckToken,
-  insertSystemEvent,
+  attemptKey,
+  findAttempts,
+  findPagedAlerts,
+  findPoliciesByIds,
+  findPreferencesOfMany,
+  findSubscribersOfMany,
+  insertAckTokens,
+  insertSystemEvents,
+  listPushTargetsOfMany,
   lockPendingAlerts,
-  openAttempt,
-  setEscalation,
+  recordAttempts,
+  setEscalationMany,
+  type AttemptRow,
+  type EscalationValues,
   type PagedAlert,
+  type SystemEvent,
 } from './paging.repository.ts';
-import { DeliveryError, type Transports } from './transports.ts';
+import { DeliveryError, type PushTarget, type Transports } from './transports.ts';
 
 export const JOB = { step: 'escalation.step', overdue: 'escalation.overdue', deliver: 'page.deliver' } as const;
 
 /** How long an acknowledge link works. */
 export const ACK_LINK_TTL_MS = 7 * 24 * 3600_000;
+
+/** Pending alerts the sweep starts per transaction. */
+export const START_BATCH = 500;
+/** Pages of one batch in flight to the providers at once. */
+const SEND_CONCURRENCY = 50;
 
 const MINUTE = 60_000;
 const LEVEL_KEYS = ['level_1', 'level_2', 'level_3'] as const;
@@ -44,6 +56,15 @@ interface DeliverPayload {
   level: number | null;
 }
 
+interface StepPayload {
+  tenantId: string;
+  alertId: string;
+  level: number;
+  repeat: boolean;
+}
+
+type Member = { id: string; display_name: string; email: string };
+
 export interface EngineDeps {
   db: DB;
   dialect: Dialect;
@@ -53,70 +74,142 @@ export interface EngineDeps {
   bus: AlertBus;
 }
 
+/** `fn` over `list` with at most `limit` calls in flight; results in order. */
+async function mapLimit<T, R>(list: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out = new Array<R>(list.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < list.length) {
+      const i = next++;
+      out[i] = await fn(list[i]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, list.length) }, lane));
+  return out;
+}
+
 /**
  * The escalation engine (issue 11). An alert is inserted with escalation_state 'pending'; the sweep starts it:
- * the governing policy is found (integration → client → tenant default), level 1 is due now and the overdue check at
- * the priority's acknowledgement target. Each level's step, when it fires, reads the policy as it is then, pages its
- * people (users plus whoever is on call on its schedules) on each of the level's channels that the person can be
- * reached by, and schedules the next level. Acknowledge, resolve and close delete the alert's jobs in their own
- * transaction. Every page is a job and an attempt row unique per (alert, step, person, channel).
+ * the governing policy is found (integration → client → tenant default), level 1 fires at once (in the same
+ * transaction) and the overdue check is scheduled at the priority's acknowledgement target. Each later level's step,
+ * when it fires, reads the policy as it is then, pages its people (users plus whoever is on call on its schedules) on
+ * each of the level's channels that the person can be reached by, and schedules the next level. Acknowledge, resolve
+ * and close delete the alert's jobs in their own transaction. Every page is a job and an attempt row unique per
+ * (alert, step, person, channel).
+ *
+ * Speed (10,000 alerts due in the same second): the sweep, the steps and the deliveries each work a batch at a time:
+ * what they read (alerts, policies, people, preferences, push subscriptions) is read once per batch, what they write
+ * (escalation states, timeline entries, jobs, attempts, acknowledge links) goes in multi-row statements, in one
+ * transaction per batch. A batch whose writes fail is written again item by item, so one bad item fails (and is
+ * retried) alone.
  */
 export function createEscalationEngine(deps: EngineDeps) {
   const { db, dialect, transports } = deps;
 
-  /** Starts the escalation of up to 200 pending alerts; returns how many it took. */
-  async function startPending(now: Date): Promise<number> {
-    return db.transaction().execute(async (trx) => {
-      const alerts = await lockPendingAlerts(trx, dialect, 200);
-      for (const alert of alerts) await start(trx, alert, now);
-      return alerts.length;
-    });
+  /**
+   * Runs `write` over all items in one transaction; when that fails (and the database is there), over each item alone,
+   * so one item that cannot be written fails only itself. Returns, per item, null or the error.
+   */
+  async function writeEach<T>(items: T[], write: (trx: DB, items: T[]) => Promise<void>): Promise<unknown[]> {
+    if (items.length === 0) return [];
+    try {
+      await db.transaction().execute((trx) => write(trx, items));
+      return items.map(() => null);
+    } catch (err) {
+      if (items.length === 1 || isDatabaseUnavailable(err)) return items.map(() => err);
+      const out: unknown[] = [];
+      for (const item of items) {
+        try {
+          await db.transaction().execute((trx) => write(trx, [item]));
+          out.push(null);
+        } catch (e) {
+          out.push(e);
+        }
+      }
+      return out;
+    }
   }
 
-  async function start(trx: DB, alert: PagedAlert, now: Date) {
-    const at = now.toISOString();
-    const jobs: NewJob[] = [];
-    // Subscribers hear of every new alert that matches them, once, whatever the escalation does.
-    const tags = parseJson<unknown>(alert.tags, []);
-    const subscribers = await findSubscribers(trx, alert.tenant_id, {
-      clientId: alert.client_id,
-      priority: alert.priority,
-      tags: Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [],
-    });
-    for (const userId of subscribers)
-      for (const channel of ['email', 'push', 'sms'] as const) jobs.push(deliverJob({ tenantId: alert.tenant_id, alertId: alert.id, userId, channel, step: 'subscription', level: null }, now));
-
-    if (alert.status !== 'new') {
-      await setEscalation(trx, alert.tenant_id, alert.id, { escalation_state: 'stopped' });
+  /**
+   * Starts the escalation of up to 500 pending alerts in one transaction (returns how many it took): the governing
+   * policy is read, level 1 fires (its deliveries, level 2's step and the overdue check become jobs), or the alert is
+   * marked unrouted. The policy, people and on-call are read once per batch.
+   */
+  async function startPending(now: Date): Promise<number> {
+    return db.transaction().execute(async (trx) => {
+      const alerts = await lockPendingAlerts(trx, dialect, START_BATCH);
+      if (alerts.length === 0) return 0;
+      const at = now.toISOString();
+      const jobs: NewJob[] = [];
+      const events: SystemEvent[] = [];
+      const updates = new Map<string, { tenantId: string; values: EscalationValues; ids: string[] }>();
+      const update = (alert: PagedAlert, values: EscalationValues) => {
+        const key = `${alert.tenant_id}|${JSON.stringify(values)}`;
+        const u = updates.get(key) ?? updates.set(key, { tenantId: alert.tenant_id, values, ids: [] }).get(key)!;
+        u.ids.push(alert.id);
+      };
+      // Subscribers hear of every new alert that matches them, once, whatever the escalation does.
+      const subscribers = await findSubscribersOfMany(
+        trx,
+        alerts.map((a) => {
+          const tags = parseJson<unknown>(a.tags, []);
+          return {
+            id: a.id,
+            tenantId: a.tenant_id,
+            clientId: a.client_id,
+            priority: a.priority,
+            tags: Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [],
+          };
+        }),
+      );
+      const peopleOf = peopleReader(trx);
+      // The governing policy, read once per (tenant, integration, client) in this batch.
+      const policies = new Map<string, EscalationPolicy | null>();
+      const policyOf = async (alert: PagedAlert) => {
+        const key = `${alert.tenant_id}|${alert.integration_id ?? ''}|${alert.client_id ?? ''}`;
+        if (!policies.has(key)) policies.set(key, await policyForAlert(trx, alert.tenant_id, { integrationId: alert.integration_id, clientId: alert.client_id }));
+        return policies.get(key)!;
+      };
+      for (const alert of alerts) {
+        for (const userId of subscribers.get(alert.id) ?? [])
+          for (const channel of ['email', 'push', 'sms'] as const) jobs.push(deliverJob({ tenantId: alert.tenant_id, alertId: alert.id, userId, channel, step: 'subscription', level: null }, now));
+        if (alert.status !== 'new') {
+          update(alert, { escalation_state: 'stopped' });
+          continue;
+        }
+        const policy = await policyOf(alert);
+        const target = policy ? policy.escalationTimes[alert.priority as AlertPriority] : null;
+        if (!policy || noTarget(target)) {
+          update(alert, { escalation_state: 'none', escalation_policy_id: policy?.id ?? null });
+          events.push({
+            tenantId: alert.tenant_id,
+            alertId: alert.id,
+            at,
+            kind: 'unrouted',
+            detail: policy ? { reason: PAGING_MSG.noTargetForPriority(alert.priority), policyName: policy.name } : { reason: PAGING_MSG.noPolicy },
+          });
+          continue;
+        }
+        // Level 1 fires now, in this transaction: its deliveries and level 2's step are rows before the commit.
+        const level1 = await fire(peopleOf, alert, policy, 1, false, now);
+        update(alert, { escalation_state: 'running', escalation_policy_id: policy.id, escalation_level: 1 });
+        events.push(level1.event);
+        jobs.push(...level1.jobs);
+        const created = new Date(alert.created_at);
+        jobs.push({
+          kind: JOB.overdue,
+          uniqueKey: `overdue:${alert.id}`,
+          tenantId: alert.tenant_id,
+          alertId: alert.id,
+          dueAt: new Date(Math.max(created.getTime() + (target as number) * MINUTE, now.getTime())),
+          payload: { tenantId: alert.tenant_id, alertId: alert.id, minutes: target },
+        });
+      }
+      for (const u of updates.values()) await setEscalationMany(trx, u.tenantId, u.ids, u.values);
+      await insertSystemEvents(trx, events);
       await enqueueJobs(trx, jobs, now);
-      return;
-    }
-    const policy = await policyForAlert(trx, alert.tenant_id, { integrationId: alert.integration_id, clientId: alert.client_id });
-    const target = policy ? policy.escalationTimes[alert.priority as AlertPriority] : null;
-    if (!policy || noTarget(target)) {
-      await setEscalation(trx, alert.tenant_id, alert.id, { escalation_state: 'none', escalation_policy_id: policy?.id ?? null });
-      await insertSystemEvent(trx, {
-        tenantId: alert.tenant_id,
-        alertId: alert.id,
-        at,
-        kind: 'unrouted',
-        detail: policy ? { reason: PAGING_MSG.noTargetForPriority(alert.priority), policyName: policy.name } : { reason: PAGING_MSG.noPolicy },
-      });
-      await enqueueJobs(trx, jobs, now);
-      return;
-    }
-    await setEscalation(trx, alert.tenant_id, alert.id, { escalation_state: 'running', escalation_policy_id: policy.id, escalation_level: 0 });
-    const created = new Date(alert.created_at);
-    jobs.push(stepJob(alert, 1, now));
-    jobs.push({
-      kind: JOB.overdue,
-      uniqueKey: `overdue:${alert.id}`,
-      tenantId: alert.tenant_id,
-      alertId: alert.id,
-      dueAt: new Date(Math.max(created.getTime() + (target as number) * MINUTE, now.getTime())),
-      payload: { tenantId: alert.tenant_id, alertId: alert.id, minutes: target },
+      return alerts.length;
     });
-    await enqueueJobs(trx, jobs, now);
   }
 
   const stepJob = (alert: Pick<PagedAlert, 'id' | 'tenant_id'>, level: number, dueAt: Date, repeat = false): NewJob => ({
@@ -137,154 +230,262 @@ export function createEscalationEngine(deps: EngineDeps) {
     payload: { ...p },
   });
 
-  /** The alert and its policy when the escalation should still go on; null (and the state stopped) otherwise. */
-  async function live(tenantId: string, alertId: string): Promise<{ alert: PagedAlert; policy: EscalationPolicy } | null> {
-    const alert = await findPagedAlert(db, tenantId, alertId);
-    if (!alert || alert.status !== 'new' || alert.escalation_state !== 'running' || !alert.escalation_policy_id) return null;
-    const row = await findPolicy(db, tenantId, alert.escalation_policy_id);
-    const policy = row ? toPolicy(row) : null;
-    if (!policy) {
-      await setEscalation(db, tenantId, alertId, { escalation_state: 'stopped' });
-      return null;
-    }
-    return { alert, policy };
-  }
-
-  /** A level's people at `now`: its users and whoever is on call (primary and secondary) on its schedules. */
-  async function peopleOf(tenantId: string, level: Level1 | LaterLevel, now: Date) {
-    const ids = new Set(level.userIds);
-    for (const scheduleId of level.scheduleIds) {
-      const on = await whoIsOnCall(db, tenantId, scheduleId, now);
-      if (on?.primary) ids.add(on.primary);
-      if (on?.secondary) ids.add(on.secondary);
-    }
-    return listActiveMemberAccounts(db, tenantId, [...ids]);
-  }
-
-  const step: JobHandler = async (_job, { now, payload }) => {
-    const { tenantId, alertId, level, repeat } = payload as { tenantId: string; alertId: string; level: number; repeat: boolean };
-    const state = await live(tenantId, alertId);
-    if (!state) return;
-    const { alert, policy } = state;
-    const config = policy[LEVEL_KEYS[level - 1]];
-    const people = await peopleOf(tenantId, config, now);
-    const stepName = repeat ? 'overdue' : `L${level}`;
-    const jobs: NewJob[] = [];
-    for (const person of people)
-      for (const channel of config.notificationChannels) jobs.push(deliverJob({ tenantId, alertId, userId: person.id, channel, step: stepName, level }, now));
-    const next = !repeat && level < 3 ? (policy[LEVEL_KEYS[level]] as LaterLevel) : null;
-    if (next) jobs.push(stepJob(alert, level + 1, new Date(now.getTime() + next.timeAfterPrevious * MINUTE)));
-    await db.transaction().execute(async (trx) => {
-      if (!repeat) await setEscalation(trx, tenantId, alertId, { escalation_level: level });
-      await insertSystemEvent(trx, {
-        tenantId,
-        alertId,
-        at: now.toISOString(),
-        kind: 'escalated',
-        detail: { level, repeat, policyName: policy.name, names: people.map((p) => p.display_name || p.email) },
-      });
-      await enqueueJobs(trx, jobs, now);
+  /**
+   * For each (tenant, alert): the alert and its policy when the escalation should still go on, null otherwise (and
+   * the state stopped when its policy is gone). Alerts and policies are read once for the whole list.
+   */
+  async function liveMany(list: Array<{ tenantId: string; alertId: string }>): Promise<Array<{ alert: PagedAlert; policy: EscalationPolicy } | null>> {
+    const alerts = await findPagedAlerts(db, list.map((x) => x.alertId));
+    const running = (x: { tenantId: string; alertId: string }) => {
+      const alert = alerts.get(x.alertId);
+      return alert && alert.tenant_id === x.tenantId && alert.status === 'new' && alert.escalation_state === 'running' && alert.escalation_policy_id ? alert : null;
+    };
+    const rows = await findPoliciesByIds(db, list.flatMap((x) => running(x)?.escalation_policy_id ?? []));
+    const policies = new Map<string, EscalationPolicy>();
+    const orphaned = new Map<string, Set<string>>();
+    const out = list.map((x) => {
+      const alert = running(x);
+      if (!alert) return null;
+      const row = rows.get(alert.escalation_policy_id!);
+      if (!row || row.tenant_id !== x.tenantId) {
+        orphaned.set(x.tenantId, (orphaned.get(x.tenantId) ?? new Set()).add(x.alertId));
+        return null;
+      }
+      const policy = policies.get(row.id) ?? policies.set(row.id, toPolicy(row)).get(row.id)!;
+      return { alert, policy };
     });
-  };
-
-  const overdue: JobHandler = async (_job, { now, payload }) => {
-    const { tenantId, alertId, minutes } = payload as { tenantId: string; alertId: string; minutes: number };
-    const state = await live(tenantId, alertId);
-    if (!state) return;
-    const at = now.toISOString();
-    await db.transaction().execute(async (trx) => {
-      await setEscalation(trx, tenantId, alertId, { overdue_at: at });
-      await insertSystemEvent(trx, { tenantId, alertId, at, kind: 'overdue', detail: { minutes } });
-      // The level paged last is paged once more (level 1 if none was paged yet).
-      await enqueueJobs(trx, [stepJob(state.alert, Math.max(1, state.alert.escalation_level), now, true)], now);
-    });
-    deps.bus.publish(tenantId, { kind: 'updated', id: alertId, status: 'new', priority: state.alert.priority, dedupKey: null, updatedAt: at });
-  };
-
-  /** A new single-use acknowledge link for this person and alert. */
-  async function ackLink(p: DeliverPayload, now: Date) {
-    const token = randomBytes(16).toString('base64url');
-    await insertAckToken(db, {
-      token_hash: createHash('sha256').update(token).digest('hex'),
-      tenant_id: p.tenantId,
-      alert_id: p.alertId,
-      user_id: p.userId,
-      created_at: now.toISOString(),
-      expires_at: new Date(now.getTime() + ACK_LINK_TTL_MS).toISOString(),
-    });
-    return { token, url: `${deps.publicUrl()}/ack/${token}` };
+    // A deleted policy stops the escalations it governed.
+    for (const [tenantId, ids] of orphaned) await setEscalationMany(db, tenantId, [...ids], { escalation_state: 'stopped' });
+    return out;
   }
 
   /**
-   * How to reach a person on a channel (their phone number, their browsers' push subscriptions), read once per
-   * delivery; `why` says why they cannot be reached there, null when they can.
+   * Who a level pages, read once per batch: each (policy, level)'s people at a moment are its users and whoever is on
+   * call (primary and secondary) on its schedules, active members only; each schedule's on-call is read once.
    */
-  async function reach(p: DeliverPayload, alert: PagedAlert) {
-    const prefs = toChannelPreferences(await findPreferences(db, p.userId));
-    const targets = p.channel === 'push' && prefs.push.enabled ? await listPushTargets(db, p.userId) : [];
-    const out = (why: string | null) => ({ why, phoneNumber: prefs.phoneNumber, targets });
-    if (p.channel === 'email') return out(prefs.email.enabled && prefs.email.alertNotifications ? null : PAGING_MSG.emailOff);
-    if (p.channel === 'push') return out(!prefs.push.enabled ? PAGING_MSG.pushOff : targets.length ? null : PAGING_MSG.noPushSubscription);
-    if (!transports.sms) return out(PAGING_MSG.smsNotConfigured);
-    if (!prefs.sms.enabled) return out(PAGING_MSG.smsOff);
-    if (!prefs.sms.alertTypes.includes(alert.priority as AlertPriority)) return out(PAGING_MSG.smsPriorityOff(alert.priority));
-    return out(prefs.phoneNumber ? null : PAGING_MSG.noPhoneNumber);
+  function peopleReader(reader: DB) {
+    const onCall = new Map<string, Awaited<ReturnType<typeof whoIsOnCall>>>();
+    const people = new Map<string, Member[]>();
+    return async (tenantId: string, policy: EscalationPolicy, level: number, now: Date): Promise<Member[]> => {
+      const key = `${tenantId}|${policy.id}|${level}|${now.getTime()}`;
+      const known = people.get(key);
+      if (known) return known;
+      const config = policy[LEVEL_KEYS[level - 1]];
+      const ids = new Set(config.userIds);
+      for (const scheduleId of config.scheduleIds) {
+        const k = `${tenantId}|${scheduleId}|${now.getTime()}`;
+        if (!onCall.has(k)) onCall.set(k, await whoIsOnCall(reader, tenantId, scheduleId, now));
+        const on = onCall.get(k);
+        if (on?.primary) ids.add(on.primary);
+        if (on?.secondary) ids.add(on.secondary);
+      }
+      const list = await listActiveMemberAccounts(reader, tenantId, [...ids]);
+      people.set(key, list);
+      return list;
+    };
   }
 
-  const deliver: JobHandler = async (_job: JobsTable, ctx: JobContext) => {
-    const p = ctx.payload as unknown as DeliverPayload;
-    const { now } = ctx;
-    const at = () => now.toISOString();
-    const alert = await findPagedAlert(db, p.tenantId, p.alertId);
-    if (!alert) return;
-    // An escalation page waits for nobody once the alert is acknowledged (its jobs were deleted, this one was running).
-    if (p.step !== 'subscription' && alert.status !== 'new') return;
-    const [member] = await listActiveMemberAccounts(db, p.tenantId, [p.userId]);
-    if (!member) return;
-    const { row, finished } = await openAttempt(db, { tenant_id: p.tenantId, alert_id: p.alertId, step: p.step, level: p.level, user_id: p.userId, channel: p.channel }, at());
-    if (finished) return;
-    const tries = Number(row.tries) + 1;
-    const record = async (outcome: 'sent' | 'failed' | 'skipped', reason: string | null, providerId: string | null = null) => {
-      await db.transaction().execute(async (trx) => {
-        await finishAttempt(trx, row.id, { outcome, reason, provider_id: providerId, tries }, at());
-        await insertSystemEvent(trx, {
-          tenantId: p.tenantId,
-          alertId: p.alertId,
-          at: at(),
-          kind: 'paged',
-          detail: { channel: p.channel, outcome, reason, level: p.level, step: p.step, userId: p.userId, userName: member.display_name || member.email },
-        });
-      });
+  /**
+   * What firing a level of an alert's escalation writes: a delivery job per person and channel of the level, the next
+   * level's step (after its delay), and the 'escalated' timeline entry.
+   */
+  async function fire(peopleOf: ReturnType<typeof peopleReader>, alert: PagedAlert, policy: EscalationPolicy, level: number, repeat: boolean, now: Date) {
+    const config = policy[LEVEL_KEYS[level - 1]];
+    const persons = await peopleOf(alert.tenant_id, policy, level, now);
+    const stepName = repeat ? 'overdue' : `L${level}`;
+    const jobs: NewJob[] = [];
+    for (const person of persons)
+      for (const channel of config.notificationChannels) jobs.push(deliverJob({ tenantId: alert.tenant_id, alertId: alert.id, userId: person.id, channel, step: stepName, level }, now));
+    const next = !repeat && level < 3 ? (policy[LEVEL_KEYS[level]] as LaterLevel) : null;
+    if (next) jobs.push(stepJob(alert, level + 1, new Date(now.getTime() + next.timeAfterPrevious * MINUTE)));
+    const event: SystemEvent = {
+      tenantId: alert.tenant_id,
+      alertId: alert.id,
+      at: now.toISOString(),
+      kind: 'escalated',
+      detail: { level, repeat, policyName: policy.name, names: persons.map((x) => x.display_name || x.email) },
     };
-    const contact = await reach(p, alert);
-    const { why } = contact;
-    // Subscriptions notify by every channel the person has on; a channel they have off is no news for the timeline.
-    if (why && p.step === 'subscription') {
-      await finishAttempt(db, row.id, { outcome: 'skipped', reason: why, tries }, at());
-      return;
+    return { jobs, event };
+  }
+
+  /**
+   * Steps of a batch (levels 2 and 3, the overdue repeat, and level 1 of escalations started before level 1 was
+   * fired by the sweep): alerts and policies read once, people once per (policy, level); the levels reached, timeline
+   * entries and new jobs written in one transaction.
+   */
+  const steps: BatchJobHandler = async (items) => {
+    const payloads = items.map(({ ctx }) => ctx.payload as unknown as StepPayload);
+    const states = await liveMany(payloads);
+    const peopleOf = peopleReader(db);
+    type StepWrite = { index: number; p: StepPayload; now: Date; event: SystemEvent; jobs: NewJob[] };
+    const writes: StepWrite[] = [];
+    for (const [index, { ctx }] of items.entries()) {
+      const state = states[index];
+      if (!state) continue;
+      const p = payloads[index];
+      writes.push({ index, p, now: ctx.now, ...(await fire(peopleOf, state.alert, state.policy, p.level, p.repeat, ctx.now)) });
     }
-    if (why) return record('skipped', why);
-    try {
-      const providerId = await send(p, alert, member, contact, now);
-      await record('sent', null, providerId);
-    } catch (err) {
-      const e = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, false);
-      if (!e.permanent && !ctx.finalAttempt) {
-        await finishAttempt(db, row.id, { outcome: 'pending', reason: e.message, tries }, at());
-        throw e;
+    const results = await writeEach(writes, async (trx, list) => {
+      const levels = new Map<string, { tenantId: string; level: number; ids: string[] }>();
+      for (const w of list) {
+        if (w.p.repeat) continue;
+        const key = `${w.p.tenantId}|${w.p.level}`;
+        (levels.get(key) ?? levels.set(key, { tenantId: w.p.tenantId, level: w.p.level, ids: [] }).get(key)!).ids.push(w.p.alertId);
       }
-      await record('failed', e.message);
-    }
+      for (const l of levels.values()) await setEscalationMany(trx, l.tenantId, l.ids, { escalation_level: l.level });
+      await insertSystemEvents(trx, list.map((w) => w.event));
+      for (const [now, group] of groupBy(list, (w) => w.now.getTime())) await enqueueJobs(trx, group.flatMap((w) => w.jobs), new Date(now));
+    });
+    const out: unknown[] = items.map(() => null);
+    writes.forEach((w, i) => (out[w.index] = results[i]));
+    return out;
   };
 
-  async function send(
-    p: DeliverPayload,
-    alert: PagedAlert,
-    member: { email: string; display_name: string },
-    contact: Awaited<ReturnType<typeof reach>>,
-    now: Date,
-  ): Promise<string | null> {
-    const link = await ackLink(p, now);
+  /**
+   * Overdue checks of a batch: an alert still unacknowledged past its priority's target is marked overdue (timeline
+   * entry) and the level paged last is paged once more (level 1 if none was paged yet), in one transaction.
+   */
+  const overdues: BatchJobHandler = async (items) => {
+    const payloads = items.map(({ ctx }) => ctx.payload as unknown as { tenantId: string; alertId: string; minutes: number });
+    const states = await liveMany(payloads);
+    const writes = items.flatMap(({ ctx }, index) => {
+      const state = states[index];
+      return state ? [{ index, p: payloads[index], alert: state.alert, now: ctx.now, at: ctx.now.toISOString() }] : [];
+    });
+    const results = await writeEach(writes, async (trx, list) => {
+      for (const group of groupBy(list, (w) => `${w.p.tenantId}|${w.at}`).values())
+        await setEscalationMany(trx, group[0].p.tenantId, group.map((w) => w.p.alertId), { overdue_at: group[0].at });
+      const events = list.map((w): SystemEvent => ({ tenantId: w.p.tenantId, alertId: w.p.alertId, at: w.at, kind: 'overdue', detail: { minutes: w.p.minutes } }));
+      await insertSystemEvents(trx, events);
+      for (const [now, group] of groupBy(list, (w) => w.now.getTime()))
+        await enqueueJobs(trx, group.map((w) => stepJob(w.alert, Math.max(1, w.alert.escalation_level), w.now, true)), new Date(now));
+    });
+    const out: unknown[] = items.map(() => null);
+    writes.forEach((w, i) => {
+      out[w.index] = results[i];
+      if (results[i] === null) deps.bus.publish(w.p.tenantId, { kind: 'updated', id: w.p.alertId, status: 'new', priority: w.alert.priority, dedupKey: null, updatedAt: w.at });
+    });
+    return out;
+  };
+
+  /** Why a person cannot be reached on a channel (null when they can), from their saved preferences. */
+  function unreachable(p: DeliverPayload, alert: PagedAlert, prefs: ReturnType<typeof toChannelPreferences>, targets: PushTarget[]): string | null {
+    if (p.channel === 'email') return prefs.email.enabled && prefs.email.alertNotifications ? null : PAGING_MSG.emailOff;
+    if (p.channel === 'push') return !prefs.push.enabled ? PAGING_MSG.pushOff : targets.length ? null : PAGING_MSG.noPushSubscription;
+    if (!transports.sms) return PAGING_MSG.smsNotConfigured;
+    if (!prefs.sms.enabled) return PAGING_MSG.smsOff;
+    if (!prefs.sms.alertTypes.includes(alert.priority as AlertPriority)) return PAGING_MSG.smsPriorityOff(alert.priority);
+    return prefs.phoneNumber ? null : PAGING_MSG.noPhoneNumber;
+  }
+
+  /**
+   * Deliveries of a batch. Read once for the batch: the alerts, the people (active members), the attempts recorded by
+   * earlier runs (a finished one is never sent again), preferences and push subscriptions; the acknowledge links of
+   * the pages to send are stored in one insert before anything is sent. The pages go out concurrently; their outcomes
+   * (attempt rows, unique per alert, step, person and channel, and timeline entries) are written in one transaction. A
+   * page that failed transiently is recorded 'pending' and reported failed: the worker retries that job alone (a later
+   * try sends it again); the others of the batch are done. A worker that dies mid-send leaves its jobs leased: another
+   * worker runs them when the lease ends (at most one repeat, never a lost page).
+   */
+  const deliveries: BatchJobHandler = async (items) => {
+    const out: unknown[] = items.map(() => null);
+    const ps = items.map(({ ctx }) => ctx.payload as unknown as DeliverPayload);
+    const alerts = await findPagedAlerts(db, ps.map((p) => p.alertId));
+    const members = new Map<string, Member>();
+    for (const [tenantId, list] of groupBy(ps, (p) => p.tenantId))
+      for (const m of await listActiveMemberAccounts(db, tenantId, [...new Set(list.map((p) => p.userId))])) members.set(`${tenantId}|${m.id}`, m);
+    // An escalation page waits for nobody once the alert is acknowledged (its jobs were deleted, this one was running).
+    const candidates = ps.flatMap((p, index) => {
+      const alert = alerts.get(p.alertId);
+      const member = members.get(`${p.tenantId}|${p.userId}`);
+      if (!alert || alert.tenant_id !== p.tenantId || (p.step !== 'subscription' && alert.status !== 'new') || !member) return [];
+      return [{ index, p, alert, member, at: items[index].ctx.now.toISOString() }];
+    });
+    // An attempt already finished by an earlier run is never sent again; a 'pending' one (a transient failure) is.
+    const keyOf = (p: DeliverPayload) => attemptKey({ alert_id: p.alertId, step: p.step, user_id: p.userId, channel: p.channel });
+    const attempts = await findAttempts(db, candidates.map(({ p }) => ({ tenant_id: p.tenantId, alert_id: p.alertId, step: p.step, user_id: p.userId, channel: p.channel })));
+    const open = candidates.flatMap((c) => {
+      const row: AttemptRow = attempts.get(keyOf(c.p)) ?? {
+        id: timeOrderedId(),
+        tenant_id: c.p.tenantId,
+        alert_id: c.p.alertId,
+        step: c.p.step,
+        level: c.p.level,
+        user_id: c.p.userId,
+        channel: c.p.channel,
+        outcome: 'pending',
+        reason: null,
+        provider_id: null,
+        tries: 0,
+        created_at: c.at,
+        updated_at: c.at,
+      };
+      return row.outcome === 'pending' ? [{ ...c, row, tries: Number(row.tries) + 1 }] : [];
+    });
+    const prefRows = await findPreferencesOfMany(db, open.map((c) => c.p.userId));
+    const prefsOf = new Map([...new Set(open.map((c) => c.p.userId))].map((id) => [id, toChannelPreferences(prefRows.get(id))]));
+    const targets = await listPushTargetsOfMany(db, open.filter((c) => c.p.channel === 'push' && prefsOf.get(c.p.userId)!.push.enabled).map((c) => c.p.userId));
+    const planned = open.map((c) => {
+      const prefs = prefsOf.get(c.p.userId)!;
+      const pushTargets = c.p.channel === 'push' && prefs.push.enabled ? (targets.get(c.p.userId) ?? []) : [];
+      return { ...c, prefs, pushTargets, why: unreachable(c.p, c.alert, prefs, pushTargets), link: null as { token: string; url: string } | null };
+    });
+    // A new single-use acknowledge link for each page about to go out, bound to its person and alert.
+    const ackRows: Parameters<typeof insertAckTokens>[1] = [];
+    for (const c of planned) {
+      if (c.why) continue;
+      const token = randomBytes(16).toString('base64url');
+      c.link = { token, url: `${deps.publicUrl()}/ack/${token}` };
+      const now = items[c.index].ctx.now;
+      ackRows.push({
+        token_hash: createHash('sha256').update(token).digest('hex'),
+        tenant_id: c.p.tenantId,
+        alert_id: c.p.alertId,
+        user_id: c.p.userId,
+        created_at: now.toISOString(),
+        expires_at: new Date(now.getTime() + ACK_LINK_TTL_MS).toISOString(),
+      });
+    }
+    await insertAckTokens(db, ackRows);
+
+    type PageRecord = { index: number; attempt: AttemptRow; event: SystemEvent | null; error: unknown };
+    const records = await mapLimit(planned, SEND_CONCURRENCY, async (c): Promise<PageRecord> => {
+      const { p, at, tries, member } = c;
+      const { ctx } = items[c.index];
+      const record = (outcome: 'sent' | 'failed' | 'skipped' | 'pending', reason: string | null, providerId: string | null = null, timeline = true, error: unknown = null): PageRecord => ({
+        index: c.index,
+        attempt: { ...c.row, outcome, reason, provider_id: providerId, tries, updated_at: at },
+        event: timeline
+          ? {
+              tenantId: p.tenantId,
+              alertId: p.alertId,
+              at,
+              kind: 'paged',
+              detail: { channel: p.channel, outcome, reason, level: p.level, step: p.step, userId: p.userId, userName: member.display_name || member.email },
+            }
+          : null,
+        error,
+      });
+      // Subscriptions notify by every channel the person has on; a channel they have off is no news for the timeline.
+      if (c.why) return record('skipped', c.why, null, p.step !== 'subscription');
+      try {
+        return record('sent', null, await send(p, c.alert, member, c.prefs.phoneNumber, c.pushTargets, c.link!));
+      } catch (err) {
+        const e = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, false);
+        if (!e.permanent && !ctx.finalAttempt) return record('pending', e.message, null, false, e);
+        return record('failed', e.message);
+      }
+    });
+    const written = await writeEach(records, async (trx, list) => {
+      await recordAttempts(trx, list.map((r) => r.attempt));
+      await insertSystemEvents(trx, list.flatMap((r) => (r.event ? [r.event] : [])));
+    });
+    // A page whose outcome could not be recorded stays 'pending': its job runs again (at most one repeat).
+    records.forEach((r, i) => (out[r.index] = written[i] ?? r.error));
+    return out;
+  };
+
+  async function send(p: DeliverPayload, alert: PagedAlert, member: Member, phoneNumber: string | null, pushTargets: PushTarget[], link: { token: string; url: string }): Promise<string | null> {
     const openUrl = `${deps.publicUrl()}/app/dashboard?alert=${encodeURIComponent(alert.id)}`;
     const priority = alert.priority.toUpperCase();
     if (p.channel === 'email') {
@@ -312,7 +513,7 @@ export function createEscalationEngine(deps: EngineDeps) {
       let sent: string | null = null;
       let lastError: DeliveryError | null = null;
       let delivered = 0;
-      for (const target of contact.targets) {
+      for (const target of pushTargets) {
         try {
           sent = (await transports.push(target, payload)).providerId ?? sent;
           delivered++;
@@ -325,10 +526,35 @@ export function createEscalationEngine(deps: EngineDeps) {
       if (delivered === 0) throw lastError ?? new DeliveryError(PAGING_MSG.noPushSubscription, true);
       return sent;
     }
-    return (await transports.sms!(contact.phoneNumber!, smsText(priority, alert.title, link.url))).providerId;
+    return (await transports.sms!(phoneNumber!, smsText(priority, alert.title, link.url))).providerId;
   }
 
-  return { startPending, handlers: { [JOB.step]: step, [JOB.overdue]: overdue, [JOB.deliver]: deliver } as Record<string, JobHandler> };
+  /** A batch handler run on one job (a worker given only `handlers` runs every kind). */
+  const one =
+    (batch: BatchJobHandler): JobHandler =>
+    async (job, ctx) => {
+      const [err] = await batch([{ job, ctx }]);
+      if (err !== null && err !== undefined) throw err;
+    };
+
+  return {
+    startPending,
+    handlers: { [JOB.step]: one(steps), [JOB.overdue]: one(overdues), [JOB.deliver]: one(deliveries) } as Record<string, JobHandler>,
+    /** Every kind a batch at a time (what the worker uses). */
+    batchHandlers: { [JOB.step]: steps, [JOB.overdue]: overdues, [JOB.deliver]: deliveries } as Record<string, BatchJobHandler>,
+  };
+}
+
+/** `list` grouped by `key`, in first-seen order. */
+function groupBy<T, K>(list: T[], key: (item: T) => K): Map<K, T[]> {
+  const out = new Map<K, T[]>();
+  for (const item of list) {
+    const k = key(item);
+    const group = out.get(k);
+    if (group) group.push(item);
+    else out.set(k, [item]);
+  }
+  return out;
 }
 
 /** At most 160 characters: priority, as much of the title as fits, the acknowledge link. */

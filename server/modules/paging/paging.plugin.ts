@@ -56,6 +56,7 @@ async function paging(app: FastifyInstance, opts: PagingOptions) {
     dialect: deps.dialect,
     clock,
     handlers: { ...engine.handlers, [HANDOVER_JOB]: handover.handler },
+    batchHandlers: { ...engine.batchHandlers },
     sweeps: [engine.startPending, handover.sweep],
     log: app.log,
     pollMs: 500,

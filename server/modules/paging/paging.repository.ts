@@ -1,7 +1,9 @@
-import { randomUUID } from 'node:crypto';
 import { sql } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
-import type { AlertEventsTable, AlertsTable, NotificationAttemptsTable } from '../../db/schema.ts';
+import type { AckTokensTable, AlertEventsTable, AlertsTable, EscalationPoliciesTable, NotificationAttemptsTable, NotificationPreferencesTable } from '../../db/schema.ts';
+import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
+import { chunks } from '../../jobs/jobs.repository.ts';
+import type { PushTarget } from './transports.ts';
 
 /** What the engine reads of an alert. */
 export type PagedAlert = Pick<
@@ -43,101 +45,200 @@ export async function lockPendingAlerts(trx: DB, dialect: Dialect, limit: number
   return rows as PagedAlert[];
 }
 
-export async function findPagedAlert(db: DB, tenantId: string, alertId: string): Promise<PagedAlert | undefined> {
-  const row = await db.selectFrom('alerts').select(ALERT_COLUMNS).where('tenant_id', '=', tenantId).where('id', '=', alertId).executeTakeFirst();
-  return row as PagedAlert | undefined;
+/** Alerts by id, for a batch of jobs (one statement per 500); the caller checks each row's tenant against its job's. */
+export async function findPagedAlerts(db: DB, alertIds: string[]): Promise<Map<string, PagedAlert>> {
+  const out = new Map<string, PagedAlert>();
+  for (const part of chunks([...new Set(alertIds)])) {
+    const rows = await db.selectFrom('alerts').select(ALERT_COLUMNS).where('id', 'in', part).execute();
+    for (const row of rows) out.set(row.id, row as PagedAlert);
+  }
+  return out;
 }
 
-export async function setEscalation(
+export type EscalationValues = {
+  escalation_state?: 'pending' | 'running' | 'none' | 'stopped';
+  escalation_level?: number;
+  escalation_policy_id?: string | null;
+  overdue_at?: string;
+};
+
+/** The same escalation values on many alerts of a tenant (one statement per 500). */
+export async function setEscalationMany(db: DB, tenantId: string, alertIds: string[], values: EscalationValues) {
+  for (const part of chunks(alertIds)) await db.updateTable('alerts').set(values).where('tenant_id', '=', tenantId).where('id', 'in', part).execute();
+}
+
+export interface SystemEvent {
+  tenantId: string;
+  alertId: string;
+  at: string;
+  kind: AlertEventsTable['kind'];
+  actorName?: string;
+  detail: Record<string, unknown>;
+}
+
+/** Appends system entries to alerts' timelines (a multi-row insert per 500). */
+export async function insertSystemEvents(db: DB, events: SystemEvent[]) {
+  for (const part of chunks(events))
+    await db
+      .insertInto('alert_events')
+      .values(
+        part.map((e) => ({
+          id: timeOrderedId(),
+          tenant_id: e.tenantId,
+          alert_id: e.alertId,
+          at: e.at,
+          kind: e.kind,
+          actor_type: 'system' as const,
+          actor_id: null,
+          actor_name: e.actorName ?? 'Alertdesk',
+          detail: JSON.stringify(e.detail),
+        })),
+      )
+      .execute();
+}
+
+/**
+ * The subscribers of each of a batch of new alerts, in one statement per tenant: active members whose profile alert
+ * subscription names the alert's client, its priority or one of its (lowercased, first 50) tags. The subscriptions
+ * that could match any alert of the batch are read, then matched to each alert here.
+ */
+export async function findSubscribersOfMany(
   db: DB,
-  tenantId: string,
-  alertId: string,
-  values: { escalation_state?: 'pending' | 'running' | 'none' | 'stopped'; escalation_level?: number; escalation_policy_id?: string | null; overdue_at?: string },
-) {
-  await db.updateTable('alerts').set(values).where('tenant_id', '=', tenantId).where('id', '=', alertId).execute();
-}
-
-/** Appends a system entry to an alert's timeline. */
-export async function insertSystemEvent(db: DB, e: { tenantId: string; alertId: string; at: string; kind: AlertEventsTable['kind']; actorName?: string; detail: Record<string, unknown> }) {
-  await db
-    .insertInto('alert_events')
-    .values({
-      id: randomUUID(),
-      tenant_id: e.tenantId,
-      alert_id: e.alertId,
-      at: e.at,
-      kind: e.kind,
-      actor_type: 'system',
-      actor_id: null,
-      actor_name: e.actorName ?? 'Alertdesk',
-      detail: JSON.stringify(e.detail),
-    })
-    .execute();
-}
-
-/** Subscribers of a tenant (profile alert subscriptions) whose subscription matches the alert. */
-export async function findSubscribers(db: DB, tenantId: string, alert: { clientId: string | null; priority: string; tags: string[] }) {
-  const tags = alert.tags.map((t) => t.toLowerCase()).slice(0, 50);
-  const rows = await db
-    .selectFrom('alert_subscriptions as s')
-    .innerJoin('tenant_members as m', (j) => j.onRef('m.user_id', '=', 's.user_id').onRef('m.tenant_id', '=', 's.tenant_id'))
-    .select('s.user_id')
-    .distinct()
-    .where('s.tenant_id', '=', tenantId)
-    .where('m.status', '=', 'active')
-    .where((eb) =>
-      eb.or([
-        ...(alert.clientId ? [eb.and([eb('s.type', '=', 'client'), eb('s.client_id', '=', alert.clientId)])] : []),
-        eb.and([eb('s.type', '=', 'priority'), eb('s.value', '=', alert.priority)]),
-        ...(tags.length ? [eb.and([eb('s.type', '=', 'tag'), eb('s.value', 'in', tags)])] : []),
-      ]),
-    )
-    .execute();
-  return rows.map((r) => r.user_id);
+  alerts: Array<{ id: string; tenantId: string; clientId: string | null; priority: string; tags: string[] }>,
+): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>();
+  const byTenant = new Map<string, typeof alerts>();
+  for (const a of alerts) {
+    const list = byTenant.get(a.tenantId);
+    if (list) list.push(a);
+    else byTenant.set(a.tenantId, [a]);
+  }
+  for (const [tenantId, list] of byTenant) {
+    const tagsOf = new Map(list.map((a) => [a.id, new Set(a.tags.map((t) => t.toLowerCase()).slice(0, 50))]));
+    const clients = [...new Set(list.flatMap((a) => (a.clientId ? [a.clientId] : [])))];
+    const priorities = [...new Set(list.map((a) => a.priority))];
+    const tags = [...new Set([...tagsOf.values()].flatMap((t) => [...t]))];
+    const rows = await db
+      .selectFrom('alert_subscriptions as s')
+      .innerJoin('tenant_members as m', (j) => j.onRef('m.user_id', '=', 's.user_id').onRef('m.tenant_id', '=', 's.tenant_id'))
+      .select(['s.user_id', 's.type', 's.client_id', 's.value'])
+      .where('s.tenant_id', '=', tenantId)
+      .where('m.status', '=', 'active')
+      .where((eb) =>
+        eb.or([
+          // Past 500 distinct clients or tags in one batch, every subscription of that type is read and matched here.
+          ...(clients.length ? [eb.and([eb('s.type', '=', 'client'), ...(clients.length <= 500 ? [eb('s.client_id', 'in', clients)] : [])])] : []),
+          eb.and([eb('s.type', '=', 'priority'), eb('s.value', 'in', priorities)]),
+          ...(tags.length ? [eb.and([eb('s.type', '=', 'tag'), ...(tags.length <= 500 ? [eb('s.value', 'in', tags)] : [])])] : []),
+        ]),
+      )
+      .execute();
+    for (const a of list) {
+      const tagSet = tagsOf.get(a.id)!;
+      const users = new Set<string>();
+      for (const r of rows)
+        if (
+          (r.type === 'client' && a.clientId !== null && r.client_id === a.clientId) ||
+          (r.type === 'priority' && r.value === a.priority) ||
+          (r.type === 'tag' && r.value !== null && tagSet.has(r.value))
+        )
+          users.add(r.user_id);
+      out.set(a.id, [...users]);
+    }
+  }
+  return out;
 }
 
 export type AttemptKey = Pick<NotificationAttemptsTable, 'tenant_id' | 'alert_id' | 'step' | 'user_id' | 'channel'>;
 
+export type AttemptRow = NotificationAttemptsTable;
+export const attemptKey = (k: Pick<AttemptKey, 'alert_id' | 'step' | 'user_id' | 'channel'>) => `${k.alert_id}|${k.step}|${k.user_id}|${k.channel}`;
+
 /**
- * Opens the attempt of (alert, step, person, channel), once: returns the row, and whether an earlier run already
- * finished it (then nothing is sent again). A row still 'pending' means a worker died mid-send: it is sent again.
+ * The attempts already recorded for a batch of (alert, step, person, channel) keys, keyed by `attemptKey` (one
+ * statement per 500 keys). One that is not 'pending' was finished by an earlier run: nothing is sent again; 'pending'
+ * is a transient failure waiting for its retry.
  */
-export async function openAttempt(db: DB, key: AttemptKey & { level: number | null }, at: string) {
-  await db
-    .insertInto('notification_attempts')
-    .values({ id: randomUUID(), ...key, outcome: 'pending', reason: null, provider_id: null, tries: 0, created_at: at, updated_at: at })
-    .onConflict((oc) => oc.columns(['alert_id', 'step', 'user_id', 'channel']).doNothing())
-    .execute();
-  const row = await db
-    .selectFrom('notification_attempts')
-    .selectAll()
-    .where('alert_id', '=', key.alert_id)
-    .where('step', '=', key.step)
-    .where('user_id', '=', key.user_id)
-    .where('channel', '=', key.channel)
-    .executeTakeFirstOrThrow();
-  return { row, finished: row.outcome !== 'pending' };
+export async function findAttempts(db: DB, keys: AttemptKey[]): Promise<Map<string, AttemptRow>> {
+  const out = new Map<string, AttemptRow>();
+  for (const part of chunks(keys)) {
+    const wanted = new Set(part.map(attemptKey));
+    const rows = await db
+      .selectFrom('notification_attempts')
+      .selectAll()
+      .where('alert_id', 'in', [...new Set(part.map((k) => k.alert_id))])
+      .where('step', 'in', [...new Set(part.map((k) => k.step))])
+      .where('user_id', 'in', [...new Set(part.map((k) => k.user_id))])
+      .execute();
+    for (const row of rows) if (wanted.has(attemptKey(row))) out.set(attemptKey(row), row);
+  }
+  return out;
 }
 
-export async function finishAttempt(
-  db: DB,
-  id: string,
-  values: { outcome: NotificationAttemptsTable['outcome']; reason?: string | null; provider_id?: string | null; tries: number },
-  at: string,
-) {
-  await db
-    .updateTable('notification_attempts')
-    .set({ outcome: values.outcome, reason: values.reason ?? null, provider_id: values.provider_id ?? null, tries: values.tries, updated_at: at })
-    .where('id', '=', id)
-    .execute();
+/**
+ * Records the outcomes of many attempts, one statement per 500: an insert that, on the attempt's unique key (alert,
+ * step, person, channel), updates the row an earlier try left instead (outcome, reason, provider id, tries, time).
+ */
+export async function recordAttempts(db: DB, rows: AttemptRow[]) {
+  for (const part of chunks(rows))
+    await db
+      .insertInto('notification_attempts')
+      .values(part)
+      .onConflict((oc) =>
+        oc.columns(['alert_id', 'step', 'user_id', 'channel']).doUpdateSet((eb) => ({
+          outcome: eb.ref('excluded.outcome'),
+          reason: eb.ref('excluded.reason'),
+          provider_id: eb.ref('excluded.provider_id'),
+          tries: eb.ref('excluded.tries'),
+          updated_at: eb.ref('excluded.updated_at'),
+        })),
+      )
+      .execute();
 }
 
 export async function listAttempts(db: DB, tenantId: string, alertId: string) {
   return db.selectFrom('notification_attempts').selectAll().where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).orderBy('created_at').execute();
 }
 
-export async function insertAckToken(db: DB, row: { token_hash: string; tenant_id: string; alert_id: string; user_id: string; created_at: string; expires_at: string }) {
-  await db.insertInto('ack_tokens').values({ ...row, used_at: null }).execute();
+/** Many acknowledge links' tokens at once (a multi-row insert per 500). */
+export async function insertAckTokens(db: DB, rows: Array<Omit<AckTokensTable, 'used_at'>>) {
+  for (const part of chunks(rows)) await db.insertInto('ack_tokens').values(part.map((r) => ({ ...r, used_at: null }))).execute();
+}
+
+/** Saved notification preferences of many people (a person without a row has the defaults). */
+export async function findPreferencesOfMany(db: DB, userIds: string[]): Promise<Map<string, NotificationPreferencesTable>> {
+  const out = new Map<string, NotificationPreferencesTable>();
+  for (const part of chunks([...new Set(userIds)])) {
+    const rows = await db.selectFrom('notification_preferences').selectAll().where('user_id', 'in', part).execute();
+    for (const row of rows) out.set(row.user_id, row);
+  }
+  return out;
+}
+
+/** The push subscriptions of many people, each person's oldest first (as `listPushTargets`). */
+export async function listPushTargetsOfMany(db: DB, userIds: string[]): Promise<Map<string, PushTarget[]>> {
+  const out = new Map<string, PushTarget[]>();
+  for (const part of chunks([...new Set(userIds)])) {
+    const rows = await db
+      .selectFrom('user_tokens')
+      .select(['user_id', 'endpoint', 'p256dh', 'auth'])
+      .where('user_id', 'in', part)
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    for (const { user_id, ...target } of rows) out.set(user_id, [...(out.get(user_id) ?? []), target]);
+  }
+  return out;
+}
+
+/** Escalation policies by id, for a batch of steps (the caller checks each row's tenant). */
+export async function findPoliciesByIds(db: DB, ids: string[]): Promise<Map<string, EscalationPoliciesTable>> {
+  const out = new Map<string, EscalationPoliciesTable>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await db.selectFrom('escalation_policies').selectAll().where('id', 'in', part).execute();
+    for (const row of rows) out.set(row.id, row);
+  }
+  return out;
 }
 
 /** An acknowledge link's token (looked up by its hash before we know the tenant: the token is the credential). */

@@ -242,13 +242,118 @@ for (const db of testDatabases()) {
       const ownerEmail = await emailOf(owner.userId);
       const ids: string[] = [];
       for (let i = 0; i < 20; i++) ids.push(await trigger(integration.key));
-      // Nothing ran while "the servers were down"; now two fresh workers start at once.
-      const make = () =>
-        new JobWorker({ db: env.deps.db, dialect: env.deps.dialect, clock, handlers: env.app.paging.engine.handlers, sweeps: [env.app.paging.engine.startPending], log: console, batch: 7 });
-      await Promise.all([make().runDue(), make().runDue(), make().runDue()]);
+      // Nothing ran while "the servers were down"; now three fresh workers start at once: two running batches (on
+      // PostgreSQL two lanes each), one running the same handlers job by job.
+      const { engine } = env.app.paging;
+      const make = (batched: boolean) =>
+        new JobWorker({
+          db: env.deps.db,
+          dialect: env.deps.dialect,
+          clock,
+          handlers: engine.handlers,
+          ...(batched ? { batchHandlers: engine.batchHandlers } : {}),
+          sweeps: [engine.startPending],
+          log: console,
+          batch: 7,
+        });
+      await Promise.all([make(true).runDue(), make(true).runDue(), make(false).runDue()]);
       const mails = mailsTo(ownerEmail).filter((m) => ids.some((id) => m.text.includes(id)));
       expect(mails).toHaveLength(20);
       expect(new Set(mails.map((m) => m.text)).size).toBe(20);
+    });
+
+    it('retries a failing delivery of a batch alone: the other pages of the batch are sent and recorded once', async () => {
+      const { owner, integration } = await setup();
+      const ownerEmail = await emailOf(owner.userId);
+      const ids = [await trigger(integration.key), await trigger(integration.key), await trigger(integration.key)];
+      const mine = () => mailsTo(ownerEmail).filter((m) => ids.some((id) => m.text.includes(id)));
+      // The three pages are one batch; the first that reaches the provider fails transiently.
+      fake.failures.email.push(new DeliveryError('email: connection refused', false));
+      await advance(0);
+      expect(mine()).toHaveLength(2);
+      const attempts = async () => (await Promise.all(ids.map((id) => listAttempts(env.deps.db, owner.tenantId, id)))).flat().map((a) => [a.alert_id, a.outcome, a.tries]);
+      const failed = (await attempts()).find(([, outcome]) => outcome === 'pending')!;
+      expect((await attempts()).filter(([, outcome]) => outcome === 'sent')).toHaveLength(2);
+      expect(failed[2]).toBe(1);
+      const failedId = failed[0] as string;
+      expect((await listAlertJobs(env.deps.db, owner.tenantId, failedId)).filter((j) => j.kind === 'page.deliver')).toHaveLength(1);
+      for (const id of ids.filter((i) => i !== failedId)) expect((await listAlertJobs(env.deps.db, owner.tenantId, id)).filter((j) => j.kind === 'page.deliver')).toEqual([]);
+      // After the backoff only the failed page goes out again.
+      await advance(5_000);
+      expect(mine()).toHaveLength(3);
+      expect(new Set(mine().map((m) => ids.find((id) => m.text.includes(id)))).size).toBe(3);
+      expect((await attempts()).sort()).toEqual(ids.map((id) => [id, 'sent', id === failedId ? 2 : 1]).sort());
+      await advance(60_000);
+      expect(mine()).toHaveLength(3);
+    });
+
+    it('records the rest of a batch when one page cannot be recorded (its alert was deleted while it was sent)', async () => {
+      const { owner, integration } = await setup();
+      const ownerEmail = await emailOf(owner.userId);
+      const [kept1, doomed, kept2] = [await trigger(integration.key), await trigger(integration.key), await trigger(integration.key)];
+      const send = fake.transports.email;
+      fake.transports.email = async (mail) => {
+        if (mail.text.includes(doomed)) await env.deps.db.deleteFrom('alerts').where('id', '=', doomed).execute();
+        return send(mail);
+      };
+      try {
+        await advance(0);
+      } finally {
+        fake.transports.email = send;
+      }
+      expect(mailsTo(ownerEmail).filter((m) => [kept1, doomed, kept2].some((id) => m.text.includes(id)))).toHaveLength(3);
+      for (const id of [kept1, kept2]) {
+        expect((await listAttempts(env.deps.db, owner.tenantId, id)).map((a) => a.outcome)).toEqual(['sent']);
+        const d = await detail(owner.agent, owner.tenantId, id);
+        expect(d.timeline.filter((e: { kind: string }) => e.kind === 'paged').map((e: { detail: { outcome: string } }) => e.detail.outcome)).toEqual(['sent']);
+      }
+      expect(await env.deps.db.selectFrom('jobs').select('id').where('alert_id', 'in', [kept1, doomed, kept2]).where('kind', '=', 'page.deliver').execute()).toEqual([]);
+    });
+
+    it('starts alerts of different integrations and clients in one sweep: each pages its own policy’s people, subscribers hear of what matches', async () => {
+      const owner = await registerOwner(env.app, { name: 'Batch Owner' });
+      const [viaIntegration, viaClient, tagFan, clientFan] = await Promise.all([0, 1, 2, 3].map(() => addMember(env.deps, env.app, owner.tenantId)));
+      const policy = async (name: string, userId: string, isDefault = false) => {
+        const res = await owner.agent.post(`/api/tenants/${owner.tenantId}/escalationPolicies`, { name, isDefault, level_1: { userIds: [userId], notificationChannels: ['email'] } });
+        expect(res.statusCode).toBe(201);
+        return res.data.id as string;
+      };
+      await policy('Default', owner.userId, true);
+      const integrationPolicy = await policy('Integration', viaIntegration.userId);
+      const clientPolicy = await policy('Client', viaClient.userId);
+      const client = await owner.agent.post(`/api/tenants/${owner.tenantId}/clients`, { name: 'Initech', status: 'active', escalationPolicyId: clientPolicy });
+      expect(client.statusCode).toBe(201);
+      const plain = await createIntegration(owner.agent, owner.tenantId, { name: 'Plain' });
+      const routed = await owner.agent.post(`/api/tenants/${owner.tenantId}/integrations`, { name: 'Routed', escalationPolicyId: integrationPolicy });
+      expect(routed.statusCode).toBe(201);
+      const forClient = await createIntegration(owner.agent, owner.tenantId, { name: 'Initech', clientId: client.data.id });
+      const subscribe = async (who: typeof tagFan, subscription: Record<string, string>) => {
+        const res = await who.agent.request('PUT', `/api/tenants/${owner.tenantId}/notification-preferences`, {
+          email: { enabled: true, alertNotifications: true, weeklyDigest: false, systemUpdates: false },
+          sms: { enabled: false, alertTypes: [] },
+          push: { enabled: false },
+          phoneNumber: null,
+          alertSubscriptions: [subscription],
+        });
+        expect(res.statusCode).toBe(200);
+      };
+      await subscribe(tagFan, { type: 'tag', value: 'database' });
+      await subscribe(clientFan, { type: 'client', id: client.data.id });
+      const a1 = await trigger(plain.key, { tags: ['Database', 'eu'] });
+      const a2 = await trigger(routed.data.key);
+      const a3 = await trigger(forClient.key);
+      await advance(0);
+      const pagedFor = async (userId: string) => {
+        const email = await emailOf(userId);
+        return [a1, a2, a3].filter((id) => mailsTo(email).some((m) => m.text.includes(id)));
+      };
+      expect(await pagedFor(owner.userId)).toEqual([a1]);
+      expect(await pagedFor(viaIntegration.userId)).toEqual([a2]);
+      expect(await pagedFor(viaClient.userId)).toEqual([a3]);
+      expect(await pagedFor(tagFan.userId)).toEqual([a1]);
+      expect(await pagedFor(clientFan.userId)).toEqual([a3]);
+      const escalated = async (id: string) => (await detail(owner.agent, owner.tenantId, id)).timeline.filter((e: { kind: string }) => e.kind === 'escalated').map((e: { detail: { policyName: string } }) => e.detail.policyName);
+      expect([await escalated(a1), await escalated(a2), await escalated(a3)]).toEqual([['Default'], ['Integration'], ['Client']]);
     });
 
     it('acknowledges from the link of a page as that person: the page shows it first, the link works once', async () => {

@@ -11,9 +11,11 @@ export const fetchMemberChoices = (tenantId: string, signal?: AbortSignal) =>
   api<{ items: Assignee[] }>(`/tenants/${encodeURIComponent(tenantId)}/assignees`, { signal }).then((r) => r.items);
 
 export const memberChoicesQuery = (tenantId: string) =>
-  queryOptions({ queryKey: queryKeys.assignees(tenantId), queryFn: ({ signal }) => fetchMemberChoices(tenantId, signal), staleTime: 60_000 });
+  // Asked again whenever a picker opens (cached answers show meanwhile): someone who joined since another page loaded
+  // the list (the dashboard's assignee filter) can be chosen at once.
+  queryOptions({ queryKey: queryKeys.assignees(tenantId), queryFn: ({ signal }) => fetchMemberChoices(tenantId, signal), staleTime: 0 });
 
-export const useMemberChoices = (tenantId: string, options: { enabled?: boolean; staleTime?: number } = {}) => useQuery({ ...memberChoicesQuery(tenantId), ...options });
+export const useMemberChoices = (tenantId: string, options: { enabled?: boolean } = {}) => useQuery({ ...memberChoicesQuery(tenantId), ...options });
 
 /** How a member is named in a picker: their name, else their email. */
 export const memberLabel = (m: Assignee) => m.displayName || m.email;

@@ -1,4 +1,5 @@
-import { randomBytes, randomInt, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
+import { timeOrderedUuid } from '../../../lib/ids.ts';
 import type { DB, Dialect } from '../../../db/database.ts';
 import type { AlertsTable } from '../../../db/schema.ts';
 import { now } from '../../../db/database.ts';
@@ -19,33 +20,7 @@ export interface IngestOutcome {
 
 const CLIENT_CACHE_MS = 30_000;
 
-let lastMs = 0;
-let sequence = 0;
-
-/**
- * A UUID (version 7) whose first 48 bits are the time in milliseconds and next 12 a counter within the millisecond:
- * alert ids grow with time, even for alerts created in the same millisecond by this process (so "newest first"
- * has a true tiebreak), and the primary key index takes each batch at its end instead of at as many random places
- * as there are rows, which keeps the pages a commit writes few (random v4 ids made write volume grow with the table).
- */
-export function timeOrderedUuid(now = Date.now()): string {
-  let ms = Math.max(now, lastMs);
-  if (ms === lastMs) {
-    sequence++;
-    if (sequence > 0xfff) {
-      ms++;
-      sequence = 0;
-    }
-  } else sequence = randomInt(0x800);
-  lastMs = ms;
-  const b = randomBytes(16);
-  b.writeUIntBE(ms, 0, 6);
-  b[6] = 0x70 | (sequence >> 8);
-  b[7] = sequence & 0xff;
-  b[8] = (b[8] & 0x3f) | 0x80;
-  const h = b.toString('hex');
-  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
-}
+export { timeOrderedUuid };
 
 type AlertInsert = AlertsTable;
 

@@ -110,8 +110,7 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
   const assign = useAssignAlert(tenantId, alert.id);
   const note = useAddAlertNote(tenantId, alert.id);
   const canAssign = alert.actions.includes('assign');
-  // Asked again whenever the dialog opens: someone who joined since the dashboard loaded can be assigned.
-  const assignees = useMemberChoices(tenantId, { enabled: canAssign, staleTime: 0 });
+  const assignees = useMemberChoices(tenantId, { enabled: canAssign });
   const [assignee, setAssignee] = useState<string | null>(alert.assignedTo);
   const [problem, setProblem] = useState<string | null>(null);
 
