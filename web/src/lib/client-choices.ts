@@ -13,4 +13,4 @@ export const fetchClientChoices = (tenantId: string, signal?: AbortSignal) =>
 export const clientChoicesQuery = (tenantId: string) =>
   queryOptions({ queryKey: queryKeys.clientChoices(tenantId), queryFn: ({ signal }) => fetchClientChoices(tenantId, signal), staleTime: 60_000 });
 
-export const useClientChoices = (tenantId: string, options: { enabled?: boolean; retry?: number } = {}) => useQuery({ ...clientChoicesQuery(tenantId), ...options });
+export const useClientChoices = (tenantId: string, options: { enabled?: boolean } = {}) => useQuery({ ...clientChoicesQuery(tenantId), ...options });

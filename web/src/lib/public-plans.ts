@@ -9,4 +9,4 @@ export const fetchPublicPlans = () => api<{ items: PricingPlan[] }>('/pricingPla
 // The home page and the registration wizard share it, so going from the home page to sign-up reuses the list.
 export const publicPlansQuery = queryOptions({ queryKey: queryKeys.publicPlans, queryFn: fetchPublicPlans, staleTime: 5 * 60_000 });
 
-export const usePublicPlans = (options: { retry?: number } = {}) => useQuery({ ...publicPlansQuery, ...options });
+export const usePublicPlans = () => useQuery(publicPlansQuery);

@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { AckLinkInfo, AckResult } from '../../../../../contract/paging.ts';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 const path = (token: string) => `/ack/${encodeURIComponent(token)}`;
@@ -9,7 +9,6 @@ export const ackLinkQuery = (token: string) =>
   queryOptions({
     queryKey: queryKeys.ackLink(token),
     queryFn: ({ signal }) => api<AckLinkInfo>(path(token), { signal }),
-    retry: (count, e) => !(e instanceof ApiError && e.status < 500) && count < 2,
     staleTime: Infinity,
   });
 

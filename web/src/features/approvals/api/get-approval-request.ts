@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { ApprovalRequest } from '../../../../../contract/approvals.ts';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { requestPath } from './approvals-path.ts';
 
@@ -10,7 +10,6 @@ export const approvalRequestQuery = (tenantId: string, requestId: string) =>
   queryOptions({
     queryKey: queryKeys.approvalRequest(tenantId, requestId),
     queryFn: ({ signal }) => fetchApprovalRequest(tenantId, requestId, signal),
-    retry: (count, e) => !(e instanceof ApiError && e.status >= 400 && e.status < 500) && count < 2,
   });
 
 /** One request with its metadata, history and the people it names (none while `requestId` is null). */

@@ -1,6 +1,6 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { APPROVAL_LIMITS, type ApprovalRequestList, type ApprovalView } from '../../../../../contract/approvals.ts';
-import { api, ApiError, qs } from '../../../lib/api.ts';
+import { api, qs } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { requestsPath } from './approvals-path.ts';
 
@@ -21,7 +21,6 @@ export const approvalRequestsQuery = (tenantId: string, params: ApprovalListPara
     // The previous page stays on screen while the next one loads.
     placeholderData: keepPreviousData,
     // A refusal (403 for the all view, 404 for a tenant one no longer belongs to) will not change by asking again.
-    retry: (count, e) => !(e instanceof ApiError && e.status >= 400 && e.status < 500) && count < 2,
   });
 
 /** One page of the pending, own or all requests (`view`). */

@@ -14,7 +14,6 @@ export const clientAlertHistoryQueryOptions = (tenantId: string, clientId: strin
   queryOptions({
     queryKey: queryKeys.clientAlertHistory(tenantId, clientId, { pageSize: CLIENT_HISTORY_SHOWN }),
     queryFn: ({ signal }) => fetchClientAlertHistory(tenantId, clientId, signal),
-    retry: 1,
   });
 
 export const useClientAlertHistory = (tenantId: string, clientId: string | null) =>

@@ -14,7 +14,6 @@ export const clientOpenAlertsQueryOptions = (tenantId: string, clientId: string)
   queryOptions({
     queryKey: queryKeys.clientOpenAlerts(tenantId, clientId, { pageSize: CLIENT_OPEN_ALERTS_SHOWN, sort: 'priority' }),
     queryFn: ({ signal }) => fetchClientOpenAlerts(tenantId, clientId, signal),
-    retry: 1,
   });
 
 export const useClientOpenAlerts = (tenantId: string, clientId: string | null) =>

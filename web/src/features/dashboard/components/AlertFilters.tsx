@@ -21,6 +21,11 @@ const STATUS_OPTIONS = [{ value: 'all', label: 'All' }, ...ACTIVE_STATUSES.map((
 const PRIORITY_OPTIONS = [{ value: 'all', label: 'All' }, ...ALERT_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))];
 const SORT_OPTIONS = ALERT_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }));
 
+type Option = { value: string; label: string };
+/** The options, plus the chosen value when a link names one that is not (or no longer) among them, so it still shows. */
+const withChosen = (options: Option[], chosen: string | undefined, loaded: boolean, label: string): Option[] =>
+  chosen && loaded && !options.some((o) => o.value === chosen) ? [...options, { value: chosen, label }] : options;
+
 interface AlertFiltersProps {
   tenantId: string;
   filter: ActiveAlertsQuery;
@@ -40,15 +45,13 @@ export const AlertFilters = forwardRef<HTMLInputElement, AlertFiltersProps>(func
   useEffect(() => setSearch(filter.q ?? ''), [filter.q]);
   const writeSearch = useDebouncedCallback((v: string) => setFilter('q', v.trim() || null), 300);
 
-  const clientOptions = (clients.data ?? []).map((c) => ({ value: c.id, label: c.name }));
-  // A client from a link that is not (or no longer) among the choices still shows as chosen.
-  if (filter.clientId && clients.data && !clientOptions.some((o) => o.value === filter.clientId)) clientOptions.unshift({ value: filter.clientId, label: 'Unknown client' });
-  const assigneeOptions = [
-    { value: ASSIGNEE_ME, label: 'Assigned to me' },
-    { value: ASSIGNEE_NONE, label: 'Unassigned' },
-    ...(members.data ?? []).map((m) => ({ value: m.id, label: memberLabel(m) })),
-  ];
-  if (filter.assignee && members.data && !assigneeOptions.some((o) => o.value === filter.assignee)) assigneeOptions.push({ value: filter.assignee, label: 'Unknown member' });
+  const clientOptions = withChosen((clients.data ?? []).map((c) => ({ value: c.id, label: c.name })), filter.clientId, !!clients.data, 'Unknown client');
+  const assigneeOptions = withChosen(
+    [{ value: ASSIGNEE_ME, label: 'Assigned to me' }, { value: ASSIGNEE_NONE, label: 'Unassigned' }, ...(members.data ?? []).map((m) => ({ value: m.id, label: memberLabel(m) }))],
+    filter.assignee,
+    !!members.data,
+    'Unknown member',
+  );
 
   const selects = (
     <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" verticalSpacing="xs">

@@ -77,7 +77,7 @@ function PlanCard({ plan }: { plan: PricingPlan }) {
 
 function PlanCards() {
   // A visitor sees the failure after one retry rather than three.
-  const plans = usePublicPlans({ retry: 1 });
+  const plans = usePublicPlans();
   if (plans.isPending) return <Loading />;
   if (plans.isError) {
     return (

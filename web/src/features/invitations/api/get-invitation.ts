@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { InvitationPreview } from '../../../../../contract/members.ts';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const fetchInvitation = (token: string, signal?: AbortSignal) => api<InvitationPreview>(`/invitations/${encodeURIComponent(token)}`, { signal });
@@ -9,7 +9,6 @@ export const invitationQuery = (token: string) =>
   queryOptions({
     queryKey: queryKeys.invitation(token),
     queryFn: ({ signal }) => fetchInvitation(token, signal),
-    retry: (count, e) => !(e instanceof ApiError && e.status < 500) && count < 2,
     staleTime: Infinity,
   });
 

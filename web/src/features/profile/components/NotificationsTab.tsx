@@ -53,7 +53,7 @@ function PreferencesForm({ tenantId, tenantName, initial }: { tenantId: string; 
   const [priorities, setPriorities] = useState(initial.alertSubscriptions.flatMap((s) => (s.type === 'priority' ? [s.value] : [])));
   const [tags, setTags] = useState(initial.alertSubscriptions.flatMap((s) => (s.type === 'tag' ? [s.value] : [])));
   const [errors, setErrors] = useState<{ phone?: string; form?: string }>({});
-  const clients = useClientChoices(tenantId, { retry: 1 });
+  const clients = useClientChoices(tenantId);
   const save = useSaveNotificationPreferences(tenantId);
 
   // The tenant's clients, plus any subscribed client the list did not bring (so its name still shows).

@@ -6,6 +6,6 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 /** Every plan, the private ones included (the server answers them to super admins only). */
 export const fetchAllPlans = () => api<{ items: PricingPlan[] }>('/pricingPlans').then((r) => r.items);
 
-export const allPlansQuery = queryOptions({ queryKey: queryKeys.allPlans, queryFn: fetchAllPlans, retry: 1 });
+export const allPlansQuery = queryOptions({ queryKey: queryKeys.allPlans, queryFn: fetchAllPlans });
 
 export const useAllPlans = () => useQuery(allPlansQuery);

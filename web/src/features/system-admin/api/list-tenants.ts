@@ -12,6 +12,6 @@ export interface ListParams {
 export const fetchTenants = (p: ListParams) => api<AdminTenantList>(`/tenants${qs({ page: p.page, pageSize: p.pageSize, search: p.search })}`);
 
 export const tenantsQuery = (p: ListParams) =>
-  queryOptions({ queryKey: queryKeys.systemTenantList(p), queryFn: () => fetchTenants(p), placeholderData: keepPreviousData, retry: 1 });
+  queryOptions({ queryKey: queryKeys.systemTenantList(p), queryFn: () => fetchTenants(p), placeholderData: keepPreviousData });
 
 export const useTenants = (p: ListParams) => useQuery(tenantsQuery(p));

@@ -6,6 +6,6 @@ import type { ListParams } from './list-tenants.ts';
 
 export const fetchUsers = (p: ListParams) => api<AdminUserList>(`/users${qs({ page: p.page, pageSize: p.pageSize, search: p.search })}`);
 
-export const usersQuery = (p: ListParams) => queryOptions({ queryKey: queryKeys.systemUserList(p), queryFn: () => fetchUsers(p), placeholderData: keepPreviousData, retry: 1 });
+export const usersQuery = (p: ListParams) => queryOptions({ queryKey: queryKeys.systemUserList(p), queryFn: () => fetchUsers(p), placeholderData: keepPreviousData });
 
 export const useUsers = (p: ListParams) => useQuery(usersQuery(p));

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TenantMemberList } from '../../../../../contract/members.ts';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 // A tenant has at most a few dozen seats (members plus invitations): one page of 100 holds them all.
@@ -10,7 +10,6 @@ export const membersQuery = (tenantId: string) =>
   queryOptions({
     queryKey: queryKeys.members(tenantId),
     queryFn: ({ signal }) => fetchMembers(tenantId, signal),
-    retry: (count, e) => !(e instanceof ApiError && e.status >= 400 && e.status < 500) && count < 2,
   });
 
 export const useMembers = (tenantId: string) => useQuery(membersQuery(tenantId));

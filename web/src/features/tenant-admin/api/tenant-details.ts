@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { TenantDetails } from '../../../../../contract/members.ts';
-import { api, ApiError } from '../../../lib/api.ts';
+import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const fetchTenantDetails = (tenantId: string, signal?: AbortSignal) => api<TenantDetails>(`/tenants/${encodeURIComponent(tenantId)}/details`, { signal });
@@ -10,7 +10,6 @@ export const tenantDetailsQuery = (tenantId: string) =>
     queryKey: queryKeys.tenantDetails(tenantId),
     queryFn: ({ signal }) => fetchTenantDetails(tenantId, signal),
     // A 403 or 404 will not change by asking again.
-    retry: (count, e) => !(e instanceof ApiError && e.status >= 400 && e.status < 500) && count < 2,
   });
 
 export const useTenantDetails = (tenantId: string) => useQuery(tenantDetailsQuery(tenantId));
