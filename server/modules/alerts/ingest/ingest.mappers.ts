@@ -62,7 +62,23 @@ export function alertmanagerPriority(severity: string | undefined): AlertPriorit
   }
 }
 
-const nonEmpty = (o: Record<string, unknown>) => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined && v !== null && v !== ''));
+const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
+
+/**
+ * `base` with `fields` laid over it, without the undefined, null and empty-string values (a field that is empty
+ * removes the base's value of that name), as `{...base, ...fields}` filtered, in plain loops: this runs once per
+ * ingested event.
+ */
+function nonEmpty(base: Record<string, unknown>, fields: Record<string, unknown> = {}) {
+  const out: Record<string, unknown> = {};
+  for (const k of Object.keys(base)) if (k !== '__proto__' && !isEmpty(base[k])) out[k] = base[k];
+  for (const k of Object.keys(fields)) {
+    const v = fields[k];
+    if (!isEmpty(v)) out[k] = v;
+    else if (k in out) delete out[k];
+  }
+  return out;
+}
 
 export function fromPagerDuty(e: PagerDutyEvent): NormalizedEvent {
   const dedupKey = e.dedup_key || generatedDedupKey();
@@ -82,8 +98,7 @@ export function fromPagerDuty(e: PagerDutyEvent): NormalizedEvent {
     source: clip(p.source, 1024),
     clientRef: null,
     tags: [p.component && `component:${p.component}`, p.group && `group:${p.group}`, p.class && `class:${p.class}`].filter((t): t is string => !!t),
-    metadata: nonEmpty({
-      ...detailFields,
+    metadata: nonEmpty(detailFields, {
       severity: p.severity,
       timestamp: p.timestamp,
       component: p.component,
