@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Anchor, Badge, Group, Paper, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconClockExclamation, IconRepeat, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -49,7 +50,7 @@ interface AlertCardProps {
  * One alert in a list. Its title is the button that opens the detail modal and stretches over the whole card; the
  * checkbox and the client link sit above that, so each control is its own (no control inside another).
  */
-export function AlertCard({ alert, onOpen, now = Date.now(), selected, onSelect, active }: AlertCardProps) {
+export const AlertCard = memo(function AlertCard({ alert, onOpen, now = Date.now(), selected, onSelect, active }: AlertCardProps) {
   return (
     <Paper
       withBorder
@@ -111,4 +112,4 @@ export function AlertCard({ alert, onOpen, now = Date.now(), selected, onSelect,
       </Group>
     </Paper>
   );
-}
+});

@@ -1,3 +1,4 @@
+import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { ACTIVE_STATUSES, ALERT_PRIORITIES, ALERT_SORTS, type ActiveAlertsQuery, type AlertSort } from '../../../../../contract/alerts.ts';
 
@@ -7,6 +8,12 @@ export type ListKey = (typeof LIST_KEYS)[number];
 
 const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined => (v && (values as readonly string[]).includes(v) ? (v as T) : undefined);
 const text = (v: string | null, max: number) => (v && v.trim() ? v.trim().slice(0, max) : undefined);
+
+/** Sets one parameter, leaving out defaults so the address stays short. */
+function put(p: URLSearchParams, key: string, value: string | null | undefined) {
+  if (!value || value === 'all' || (key === 'sort' && value === 'priority') || (key === 'page' && value === '1')) p.delete(key);
+  else p.set(key, value);
+}
 
 /**
  * The dashboard's list (filters, sort, page) and its open alert live in the address: a link, a reload or a push
@@ -34,10 +41,20 @@ export function useDashboardParams() {
       },
       { replace },
     );
-  const put = (p: URLSearchParams, key: string, value: string | null | undefined) => {
-    if (!value || value === 'all' || (key === 'sort' && value === 'priority') || (key === 'page' && value === '1')) p.delete(key);
-    else p.set(key, value);
-  };
+  // The same function for as long as the address is the same, so cards that take it as their `onOpen` (memoised)
+  // do not render again when only the list's data changes (a live update).
+  const setAlert = useCallback(
+    (id: string | null) =>
+      setParams(
+        (p) => {
+          const next = new URLSearchParams(p);
+          put(next, 'alert', id);
+          return next;
+        },
+        { replace: id === null },
+      ),
+    [setParams],
+  );
   return {
     filter,
     alertId: params.get('alert'),
@@ -49,7 +66,7 @@ export function useDashboardParams() {
       }, true),
     setPage: (n: number) => update((p) => put(p, 'page', String(n)), false),
     /** Opens an alert (a history entry: Back closes it) or closes it. */
-    setAlert: (id: string | null) => update((p) => put(p, 'alert', id), id === null),
+    setAlert,
     clearFilters: () => update((p) => LIST_KEYS.filter((k) => k !== 'sort').forEach((k) => p.delete(k)), true),
     /** How many filters narrow the list (not the sort). */
     activeFilters: [filter.status !== 'all', filter.priority !== 'all', !!filter.clientId, !!filter.assignee, !!filter.q].filter(Boolean).length,

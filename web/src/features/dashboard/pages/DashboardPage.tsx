@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Alert as Callout, Anchor, Button, Group, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
 import { useLocalStorage, useMediaQuery, useNetwork } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
@@ -111,14 +111,18 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
     setRefreshing(true);
     void qc.invalidateQueries({ queryKey: queryKeys.alerts(tenantId) }).finally(() => setRefreshing(false));
   };
-  const open = (a: Alert) => setAlert(a.id);
-  const select = (a: Alert, on: boolean) =>
-    setSelected((s) => {
-      const next = new Map(s);
-      if (on) next.set(a.id, a);
-      else next.delete(a.id);
-      return next;
-    });
+  // Stable, so a live update renders only the cards whose alert changed (AlertCard is memoised).
+  const open = useCallback((a: Alert) => setAlert(a.id), [setAlert]);
+  const select = useCallback(
+    (a: Alert, on: boolean) =>
+      setSelected((s) => {
+        const next = new Map(s);
+        if (on) next.set(a.id, a);
+        else next.delete(a.id);
+        return next;
+      }),
+    [],
+  );
   const selectAll = (on: boolean) => setSelected(on ? new Map(items.map((a) => [a.id, a])) : new Map());
 
   const onBulkDone = (result: BulkAlertResult, action: BulkAction) => {
