@@ -1,3 +1,4 @@
+import path from 'node:path';
 import { defineConfig, parseAst, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
@@ -29,17 +30,52 @@ function pureContractValues(): Plugin {
   };
 }
 
+/**
+ * The dev server answers `/` as the server does (server/app.ts): the marketing page's own entry, home.html, except on
+ * the app host (there the app's `/` route sends to the dashboard).
+ */
+function homePageAtRootInDev(): Plugin {
+  const appHostPrefix = process.env.APP_HOST_PREFIX ?? 'app.';
+  return {
+    name: 'alertdesk:home-page-at-root',
+    configureServer(server) {
+      server.middlewares.use((req, _res, next) => {
+        const url = req.url ?? '';
+        if (req.method === 'GET' && (url === '/' || url.startsWith('/?')) && !(req.headers.host ?? '').startsWith(appHostPrefix)) req.url = `/home.html${url.slice(1)}`;
+        next();
+      });
+    },
+  };
+}
+
 // The web app lives in web/; the server serves dist/web in production and proxies nothing in dev.
 export default defineConfig({
   root: 'web',
   // Every asset above 1 KiB also as .br and .gz: the server sends those as they are (no compression per request).
-  plugins: [react(), pureContractValues(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
+  plugins: [react(), pureContractValues(), homePageAtRootInDev(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
   // The manifest lets the bundle-budget test (e2e/bundle-budget.test.ts) see what each page loads up front.
   build: {
     outDir: '../dist/web',
     emptyOutDir: true,
     chunkSizeWarningLimit: 1500,
     manifest: true,
+    // Two pages: the app (index.html: router, queries, every page lazy) and the marketing home page (home.html: that
+    // page alone, without the app's router and query code; issue 14's budget). They share the chunks they both use.
+    rolldownOptions: {
+      input: { index: path.resolve(import.meta.dirname, 'web/index.html'), home: path.resolve(import.meta.dirname, 'web/home.html') },
+      output: {
+        codeSplitting: {
+          groups: [
+            // What every page of both entries runs before anything else (React, Mantine's provider and styles
+            // system) as one chunk: cached once for the home page and the app, and smaller than the dozen
+            // fragments automatic splitting cuts it into once there are two entries.
+            { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|@mantine[\\/]core[\\/]esm[\\/]core)[\\/]/ },
+            // The app's routing and data layer, which only the app entry loads (the home page has neither).
+            { name: 'app-framework', test: /node_modules[\\/](react-router|@tanstack)[\\/]/ },
+          ],
+        },
+      },
+    },
   },
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
 });

@@ -1,5 +1,6 @@
+import fs from 'node:fs';
 import path from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
@@ -61,6 +62,70 @@ describe.skipIf(!chromiumAvailable())('marketing home page in Chromium', () => {
       });
     }
   }
+
+  it('is a page of its own: no app code, pricing from the API, a working theme toggle, links to sign-in and registration', async () => {
+    // The two entries of the build (issue 14): the home page's and the app's.
+    const manifest = JSON.parse(fs.readFileSync(path.join(inject('webDir'), '.vite', 'manifest.json'), 'utf8')) as Record<string, { file: string }>;
+    const [homeEntry, appEntry] = [`/${manifest['home.html']!.file}`, `/${manifest['index.html']!.file}`];
+    const { context, page } = await newPage(browser, { theme: 'light' });
+    const scripts: string[] = [];
+    const errors: string[] = [];
+    page.on('request', (r) => {
+      if (r.resourceType() === 'script') scripts.push(new URL(r.url()).pathname);
+    });
+    page.on('pageerror', (e) => errors.push(String(e)));
+    await page.goto(`${server.url}/`);
+    await expectSections(page);
+    expect(scripts).toContain(homeEntry);
+    expect(scripts).not.toContain(appEntry);
+
+    // The theme toggle: its tooltip, the switch (Mantine's scheme and the root's class), kept for the next page.
+    const scheme = () => page.evaluate(() => [document.documentElement.classList.contains('dark'), document.documentElement.getAttribute('data-mantine-color-scheme')]);
+    const background = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    expect(await scheme()).toEqual([false, 'light']);
+    const light = await background();
+    const toggle = page.getByTestId('theme-toggle');
+    // Its tooltip's code arrives after the page (a pointer arriving meanwhile gets it once it is there): hovered again
+    // until it has.
+    await expect
+      .poll(async () => {
+        await page.mouse.move(0, 0);
+        await toggle.hover();
+        return page.getByRole('tooltip').waitFor({ timeout: 1000 }).then(() => true, () => false);
+      })
+      .toBe(true);
+    expect(await page.getByRole('tooltip').innerText()).toBe('Switch to dark theme');
+    await toggle.click();
+    await expect.poll(scheme).toEqual([true, 'dark']);
+    expect(await background()).not.toBe(light);
+    expect(await toggle.getAttribute('aria-label')).toBe('Switch to light theme');
+    expect(await page.evaluate(() => localStorage.getItem('theme'))).toBe('dark');
+    await screenshot(page, 'home-toggled-dark');
+
+    // Sign in and registration: the app, loaded whole, in the theme chosen here.
+    const header = page.getByRole('banner');
+    expect(await header.getByRole('link', { name: 'Sign in' }).getAttribute('href')).toBe('/login');
+    expect(await header.getByRole('link', { name: 'Start free trial' }).getAttribute('href')).toBe('/login?signup=1');
+    await header.getByRole('link', { name: 'Sign in' }).click();
+    await page.waitForURL('**/login');
+    await page.getByRole('button', { name: 'Sign In', exact: true }).waitFor();
+    expect(scripts).toContain(appEntry);
+    expect(await scheme()).toEqual([true, 'dark']);
+
+    // Back to the homepage from inside the app: `/` loads the home page's own entry again.
+    scripts.length = 0;
+    await page.getByRole('link', { name: 'Back to homepage' }).click();
+    await expect.poll(() => page.getByTestId('home-plan-trial').isVisible()).toBe(true);
+    expect(new URL(page.url()).pathname).toBe('/');
+    expect(scripts).toContain(homeEntry);
+    expect(scripts).not.toContain(appEntry);
+
+    await page.getByRole('banner').getByRole('link', { name: 'Start free trial' }).click();
+    await page.waitForURL('**/login?signup=1');
+    await page.getByRole('heading', { name: 'Create your account' }).waitFor();
+    expect(errors).toEqual([]);
+    await context.close();
+  });
 
   it('asks the API in parallel (no waterfall), and the call to action leads to sign-in', async () => {
     const { context, page } = await newPage(browser);

@@ -163,7 +163,10 @@ export async function buildApp(
   return { app, deps };
 }
 
-/** The built web app: static files, the host rule for `/`, and the SPA's index.html for every other page. */
+/**
+ * The built web app: static files, the host rule for `/` (the marketing page's home.html, or a redirect to the
+ * dashboard on the app host), and the SPA's index.html for every other page.
+ */
 function registerWeb(app: FastifyInstance, config: Config) {
   app.addHook('onRequest', async (req, reply) => {
     if (req.method === 'GET' && (req.url === '/' || req.url.startsWith('/?')) && req.hostname.startsWith(config.appHostPrefix)) {
@@ -187,9 +190,13 @@ function registerWeb(app: FastifyInstance, config: Config) {
     cacheControl: false,
     setHeaders: (reply, file) => void reply.header('cache-control', file.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache'),
   });
-  const html = () => fs.readFileSync(index, 'utf8');
-  const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(html());
-  app.get('/', { schema: { hide: true } }, sendIndex);
+  const sendHtml = (reply: import('fastify').FastifyReply, file: string) =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.readFileSync(file, 'utf8'));
+  const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) => sendHtml(reply, index);
+  // `/` on the marketing host (the app host was redirected above): the home page's own entry, without the app's
+  // router and query code (issue 14). A build from before it has no home.html: its app still drew the page at `/`.
+  const home = path.join(dir, 'home.html');
+  app.get('/', { schema: { hide: true } }, (_req, reply) => sendHtml(reply, fs.existsSync(home) ? home : index));
   app.get('/assets/*', { schema: { hide: true } }, (req, reply) => {
     const file = (req.params as { '*': string })['*'];
     return reply.sendFile(`assets/${file}`);

@@ -7,7 +7,8 @@ import { startTestApp, testDatabases } from '../test/test-app.ts';
 
 /**
  * How the built web app and JSON answers leave the server (issue 14): assets as the brotli/gzip files written at
- * build time with a year of immutable caching, index.html revalidated every time, large JSON answers compressed.
+ * build time with a year of immutable caching, the pages' HTML revalidated every time, `/` the marketing page's own
+ * entry (home.html) on the marketing host, large JSON answers compressed.
  */
 describe('web delivery', () => {
   const [db] = testDatabases();
@@ -17,7 +18,8 @@ describe('web delivery', () => {
 
   beforeAll(async () => {
     fs.mkdirSync(path.join(dir, 'assets'));
-    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Alertdesk</title><div id="root"></div>');
+    fs.writeFileSync(path.join(dir, 'index.html'), '<!doctype html><title>Alertdesk</title><div id="root"></div><script src="/assets/index.js"></script>');
+    fs.writeFileSync(path.join(dir, 'home.html'), '<!doctype html><title>Alertdesk</title><div id="root"></div><script src="/assets/home.js"></script>');
     fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js'), js);
     fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js.br'), zlib.brotliCompressSync(js));
     fs.writeFileSync(path.join(dir, 'assets', 'app-abc123.js.gz'), zlib.gzipSync(js));
@@ -48,7 +50,37 @@ describe('web delivery', () => {
     const res = await env.app.inject({ method: 'GET', url: '/app/dashboard' });
     expect(res.statusCode).toBe(200);
     expect(res.headers['cache-control']).toBe('no-cache');
-    expect(res.body).toContain('<div id="root">');
+    expect(res.body).toContain('/assets/index.js');
+  });
+
+  it('answers `/` with the home page entry on the marketing host, and sends the app host to the dashboard', async () => {
+    for (const url of ['/', '/?utm_source=mail']) {
+      const res = await env.app.inject({ method: 'GET', url, headers: { host: 'alertdesk.example' } });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.headers['content-type']).toBe('text/html; charset=utf-8');
+      expect(res.headers['cache-control']).toBe('no-cache');
+      expect(res.body).toContain('/assets/home.js');
+    }
+    const appHost = await env.app.inject({ method: 'GET', url: '/', headers: { host: 'app.alertdesk.example' } });
+    expect(appHost.statusCode).toBe(302);
+    expect(appHost.headers.location).toBe('/app/dashboard');
+    // Every other page is the app, which also draws `/` when reached inside it (it loads home.html then).
+    for (const url of ['/login', '/privacy', '/no-such-page']) {
+      expect((await env.app.inject({ method: 'GET', url, headers: { host: 'alertdesk.example' } })).body, url).toContain('/assets/index.js');
+    }
+  });
+
+  it('answers `/` with the app when a build has no home.html (one from before it, whose app draws the home page)', async () => {
+    const home = path.join(dir, 'home.html');
+    const saved = fs.readFileSync(home);
+    fs.rmSync(home);
+    try {
+      const res = await env.app.inject({ method: 'GET', url: '/' });
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('/assets/index.js');
+    } finally {
+      fs.writeFileSync(home, saved);
+    }
   });
 
   it('compresses JSON answers above 1 KiB, and leaves small ones alone', async () => {

@@ -1,13 +1,15 @@
 import { lazy, StrictMode, Suspense } from 'react';
 import { createRoot } from 'react-dom/client';
-import { MantineProvider, createTheme, type MantineColorsTuple } from '@mantine/core';
+import { MantineProvider } from '@mantine/core';
 import { QueryClientProvider } from '@tanstack/react-query';
-import { RouterProvider } from 'react-router';
+import { Link, RouterProvider } from 'react-router';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './styles.css';
 import { router } from './app/router.tsx';
-import { CrashBoundary } from './app/CrashFallback.tsx';
+import { CrashBoundary } from './app/CrashBoundary.tsx';
+import { theme } from './app/mantine-theme.ts';
+import { LinkComponent } from './components/InternalLink.tsx';
 import { useTheme } from './lib/theme.ts';
 import { registerServiceWorker } from './lib/service-worker.ts';
 import { serverConfigQuery } from './lib/server-config.ts';
@@ -18,40 +20,6 @@ import { startErrorReporting } from './lib/error-reporting.ts';
 // which the container shows once it is there (issue 14: the first load carries no code a first paint does not need).
 const Notifications = lazy(async () => ({ default: (await import('./app/Toasts.tsx')).Notifications }));
 
-// The brand's orange, in shades where white text on the filled colour (shade 6 light, 8 dark) and orange text on
-// the page reach 4.5:1 (WCAG AA); Mantine's own orange 6 gave white text 2.57:1.
-const orange: MantineColorsTuple = ['#fff7ed', '#ffedd5', '#fed7aa', '#fdba74', '#fb923c', '#f97316', '#c2410c', '#ad3a0b', '#9a3412', '#7c2d12'];
-
-// Red and blue with their filled shade (6) dark enough for white text at 4.5:1, as on Delete buttons and badges.
-const red: MantineColorsTuple = ['#fff5f5', '#ffe3e3', '#ffc9c9', '#ffa8a8', '#ff8787', '#ff6b6b', '#c92a2a', '#b42424', '#a51d1d', '#8a1717'];
-const blue: MantineColorsTuple = ['#e7f5ff', '#d0ebff', '#a5d8ff', '#74c0fc', '#4dabf7', '#339af0', '#1971c2', '#1864ab', '#145591', '#0f4577'];
-
-const theme = createTheme({
-  colors: { orange, red, blue },
-  primaryColor: 'orange',
-  primaryShade: { light: 6, dark: 8 },
-  // Filled badges, buttons and icons take black or white text, whichever reads better on their colour (the crossover
-  // for the most contrast is a luminance of 0.179; Mantine's default 0.3 left white on red, blue and gray at ~3.3:1).
-  autoContrast: true,
-  luminanceThreshold: 0.179,
-  defaultRadius: 'md',
-  fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
-  headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
-  components: {
-    // A plain object, not Modal.extend(): importing Modal here would put the dialog's code into every page's entry.
-    Modal: {
-      defaultProps: {
-        // The X of every dialog has a name (a modal may still name it itself).
-        closeButtonProps: { 'aria-label': 'Close dialog' },
-        // Mantine draws a dialog's title bar as <header>; inside role="dialog" (not a sectioning element) that reads as
-        // a second page banner beside the app's header. It is no landmark, just the dialog's title and its X.
-        attributes: { header: { role: 'none' } },
-      },
-    },
-  },
-});
-
-
 function Root() {
   const scheme = useTheme();
   return (
@@ -61,7 +29,10 @@ function Root() {
         <Notifications position="bottom-right" />
       </Suspense>
       <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
+        {/* Shared pieces' links (logo, footers) change pages inside the app without a reload. */}
+        <LinkComponent value={Link}>
+          <RouterProvider router={router} />
+        </LinkComponent>
       </QueryClientProvider>
     </MantineProvider>
   );

@@ -2,21 +2,11 @@ import { createBrowserRouter, Navigate } from 'react-router';
 import { CrashText } from './CrashFallback.tsx';
 import { RedirectKeepingQuery } from './RedirectKeepingQuery.tsx';
 import { Loading } from '../components/Loading.tsx';
-import { queryClient } from '../lib/query-client.ts';
-import { publicPlansQuery } from '../lib/public-plans.ts';
-import { pricingSettingsQuery } from '../lib/pricing-settings.ts';
-
-/** The home page's data is asked for while its code loads, not after (no request waterfall). */
-function prefetchHome() {
-  void queryClient.prefetchQuery(publicPlansQuery);
-  void queryClient.prefetchQuery({ ...pricingSettingsQuery, staleTime: 5 * 60_000 });
-  return null;
-}
 
 /**
- * Every route of spec section 2. A rendering error anywhere shows the crash fallback. Pages are lazy: the marketing
- * page and sign-in load none of the signed-in app, and each signed-in page loads its own code when it is first
- * visited (issue 14; e2e/bundle-budget.test.ts holds the sizes).
+ * Every route of spec section 2. A rendering error anywhere shows the crash fallback. Pages are lazy: sign-in loads
+ * none of the signed-in app, and each signed-in page loads its own code when it is first visited (issue 14;
+ * e2e/bundle-budget.test.ts holds the sizes). The marketing page is no route of this app: it is home.html.
  */
 export const router = createBrowserRouter([
   {
@@ -24,7 +14,8 @@ export const router = createBrowserRouter([
     // Shown while the first page's code arrives.
     HydrateFallback: () => <Loading fullScreen />,
     children: [
-      { path: '/', loader: prefetchHome, lazy: async () => ({ Component: (await import('./HomeRoute.tsx')).HomeRoute }) },
+      // The marketing page is an entry of its own (home.html); this route applies the host rule and loads it.
+      { path: '/', lazy: async () => ({ Component: (await import('./HomeRoute.tsx')).HomeRoute }) },
       { path: '/login', lazy: async () => ({ Component: (await import('../features/auth/pages/LoginPage.tsx')).LoginPage }) },
       { path: '/reset-password', lazy: async () => ({ Component: (await import('../features/auth/pages/ResetPasswordPage.tsx')).ResetPasswordPage }) },
       { path: '/invitations/:token', lazy: async () => ({ Component: (await import('../features/invitations/pages/InvitationPage.tsx')).InvitationPage }) },

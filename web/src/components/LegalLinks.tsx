@@ -1,15 +1,15 @@
 import { Anchor, Group } from '@mantine/core';
-import { Link } from 'react-router';
 import { SUPPORT_MAILTO } from '../lib/contact.ts';
+import { InternalLink } from './InternalLink.tsx';
 
 /** Privacy, Terms and Contact: the links every public footer carries. */
 export function LegalLinks({ size = 'sm' }: { size?: 'xs' | 'sm' }) {
   return (
     <Group gap="md" component="nav" aria-label="Legal" data-testid="legal-links">
-      <Anchor component={Link} to="/privacy" size={size} c="dimmed">
+      <Anchor component={InternalLink} to="/privacy" size={size} c="dimmed">
         Privacy
       </Anchor>
-      <Anchor component={Link} to="/terms" size={size} c="dimmed">
+      <Anchor component={InternalLink} to="/terms" size={size} c="dimmed">
         Terms
       </Anchor>
       <Anchor href={SUPPORT_MAILTO} size={size} c="dimmed">

@@ -57,3 +57,13 @@ export const refusalReason = (error: unknown): string | null =>
 
 /** Field errors the server attached to a 400/409, keyed by field name. */
 export const serverFieldErrors = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fields : {});
+
+/**
+ * Whether a failed load is worth one more try: a network failure or a server error may pass (a restart, a moment
+ * without the database); a refusal (404 missing, 403, 400) will not, so it shows at once.
+ */
+export function retryLoad(failureCount: number, error: unknown): boolean {
+  if (failureCount >= 1) return false;
+  if (error instanceof ApiError) return error.status === 0 || error.status === 408 || error.status === 429 || error.status >= 500;
+  return true;
+}

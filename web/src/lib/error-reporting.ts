@@ -1,4 +1,4 @@
-import { scrubReport, type ReportEvent } from '../../../contract/redaction.ts';
+import type { ReportEvent } from '../../../contract/redaction.ts';
 
 type Sentry = typeof import('@sentry/react');
 
@@ -20,8 +20,9 @@ export function startErrorReporting(dsn: string | null) {
     early = null;
     return;
   }
-  sentry = import('@sentry/react')
-    .then((Sentry) => {
+  // The scrubbing code comes with the SDK: a page whose server hands out no DSN loads neither (issue 14's budgets).
+  sentry = Promise.all([import('@sentry/react'), import('../../../contract/redaction.ts')])
+    .then(([Sentry, { scrubReport }]) => {
       Sentry.init({
         dsn,
         environment: 'production',

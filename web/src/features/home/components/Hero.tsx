@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Container, Group, Paper, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowRight, IconCheck, IconPointFilled } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { InternalLink } from '../../../components/InternalLink.tsx';
 import classes from './home.module.css';
 
 const STATS = [
@@ -83,7 +83,7 @@ export function Hero() {
               your team and your clients in the loop.
             </Text>
             <Group gap="sm">
-              <Button component={Link} to="/login?signup=1" size="lg" rightSection={<IconArrowRight size={18} />}>
+              <Button component={InternalLink} to="/login?signup=1" size="lg" rightSection={<IconArrowRight size={18} />}>
                 Start your free trial
               </Button>
               <Button component="a" href="#pricing" size="lg" variant="default">

@@ -1,5 +1,5 @@
 import { Anchor, Container, Group, SimpleGrid, Stack, Text } from '@mantine/core';
-import { Link } from 'react-router';
+import { InternalLink } from '../../../components/InternalLink.tsx';
 import { LegalLinks } from '../../../components/LegalLinks.tsx';
 import { Logo } from '../../../components/Logo.tsx';
 import classes from './home.module.css';
@@ -33,10 +33,10 @@ export function HomeFooter() {
             <Text fw={600} size="sm">
               Get started
             </Text>
-            <Anchor component={Link} to="/login" size="sm" c="dimmed">
+            <Anchor component={InternalLink} to="/login" size="sm" c="dimmed">
               Sign in
             </Anchor>
-            <Anchor component={Link} to="/login?signup=1" size="sm" c="dimmed">
+            <Anchor component={InternalLink} to="/login?signup=1" size="sm" c="dimmed">
               Start your 14-day free trial
             </Anchor>
           </Stack>

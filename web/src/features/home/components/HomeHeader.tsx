@@ -1,5 +1,5 @@
 import { Button, Container, Group } from '@mantine/core';
-import { Link } from 'react-router';
+import { InternalLink } from '../../../components/InternalLink.tsx';
 import { Logo } from '../../../components/Logo.tsx';
 import { ThemeToggle } from '../../../components/ThemeToggle.tsx';
 import classes from './home.module.css';
@@ -24,10 +24,10 @@ export function HomeHeader() {
             ))}
           </Group>
           <Group gap="xs" wrap="nowrap">
-            <Button component={Link} to="/login" variant="subtle" color="gray">
+            <Button component={InternalLink} to="/login" variant="subtle" color="gray">
               Sign in
             </Button>
-            <Button component={Link} to="/login?signup=1" visibleFrom="sm">
+            <Button component={InternalLink} to="/login?signup=1" visibleFrom="sm">
               Start free trial
             </Button>
             <ThemeToggle />

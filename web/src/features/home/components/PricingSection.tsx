@@ -1,11 +1,10 @@
 import { Alert, Badge, Box, Button, Container, Divider, Flex, Group, List, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconCheck, IconInfoCircle, IconX } from '@tabler/icons-react';
-import { Link } from 'react-router';
 import { MSG } from '../../../../../contract/messages.ts';
 import type { PricingPlan } from '../../../../../contract/pricing.ts';
+import { InternalLink } from '../../../components/InternalLink.tsx';
 import { Loading } from '../../../components/Loading.tsx';
-import { usePricingSettings } from '../../../lib/pricing-settings.ts';
-import { usePublicPlans } from '../../../lib/public-plans.ts';
+import { pricingRequests, useLoaded } from '../api/pricing.ts';
 import classes from './home.module.css';
 
 /** "$49/month" → big "$49" and small "/month"; any other text is shown whole. */
@@ -46,7 +45,7 @@ function PlanCard({ plan }: { plan: PricingPlan }) {
             {plan.description}
           </Text>
         )}
-        <Button component={Link} to={`/login?signup=1&plan=${encodeURIComponent(plan.id)}`} variant={plan.isDefault ? 'filled' : 'default'} fullWidth size="md">
+        <Button component={InternalLink} to={`/login?signup=1&plan=${encodeURIComponent(plan.id)}`} variant={plan.isDefault ? 'filled' : 'default'} fullWidth size="md">
           Choose Plan
         </Button>
         <Divider />
@@ -77,9 +76,9 @@ function PlanCard({ plan }: { plan: PricingPlan }) {
 
 function PlanCards() {
   // A visitor sees the failure after one retry rather than three.
-  const plans = usePublicPlans();
-  if (plans.isPending) return <Loading />;
-  if (plans.isError) {
+  const plans = useLoaded(pricingRequests().plans);
+  if (!plans) return <Loading />;
+  if (!plans.ok) {
     return (
       <Alert color="red" icon={<IconInfoCircle />} maw={640} mx="auto" data-testid="pricing-error">
         {MSG.pricingLoadFailedHome}
@@ -104,9 +103,8 @@ function PlanCards() {
 }
 
 export function PricingSection() {
-  // Settings change rarely; the home page does not ask again for five minutes.
-  const settings = usePricingSettings({ staleTime: 5 * 60_000 });
-  const s = settings.data;
+  const settings = useLoaded(pricingRequests().settings);
+  const s = settings?.ok ? settings.data : undefined;
   return (
     <section id="pricing" className={`${classes.section} ${classes.alt}`} aria-labelledby="pricing-title">
       <Container size="xl">

@@ -1,6 +1,6 @@
 import { Box, Button, Container, Group, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { IconArrowRight, IconCheck } from '@tabler/icons-react';
-import { Link } from 'react-router';
+import { InternalLink } from '../../../components/InternalLink.tsx';
 import classes from './home.module.css';
 
 const POINTS = ['Every feature included', 'No credit card required', 'Set up in minutes'];
@@ -31,7 +31,7 @@ export function TrialSection() {
                 ))}
               </Group>
             </Stack>
-            <Button component={Link} to="/login?signup=1" size="lg" variant="white" color="dark" rightSection={<IconArrowRight size={18} />}>
+            <Button component={InternalLink} to="/login?signup=1" size="lg" variant="white" color="dark" rightSection={<IconArrowRight size={18} />}>
               Start your free trial
             </Button>
           </Group>
