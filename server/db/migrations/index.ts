@@ -10,6 +10,7 @@ import * as m0008 from './0008_escalation_policies.ts';
 import * as m0009 from './0009_paging.ts';
 import * as m0010 from './0010_approvals.ts';
 import * as m0011 from './0011_alert_priority_order.ts';
+import * as m0012 from './0012_alert_text_search.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009_paging': m0009,
   '0010_approvals': m0010,
   '0011_alert_priority_order': m0011,
+  '0012_alert_text_search': m0012,
 };

@@ -23,7 +23,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 
 /** Alerts and their live event stream (issue 3); the streams themselves are the alert runtime's (`app.alerts`). */
 export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
-  const { db, bus } = deps;
+  const { db, bus, dialect } = deps;
   const { streams } = app.alerts;
 
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -62,7 +62,7 @@ export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
       schema: { tags: ['alerts'], params: TenantParam, querystring: AlertHistoryQuery, response: { 200: AlertList, ...errors } },
     },
     async (req) => {
-      const { rows, total, totalCapped } = await listAlertHistory(db, req.tenantContext.tenant.id, req.query);
+      const { rows, total, totalCapped } = await listAlertHistory(db, dialect, req.tenantContext.tenant.id, req.query);
       return { items: rows.map(toAlert), total, totalCapped, page: req.query.page, pageSize: req.query.pageSize };
     },
   );
