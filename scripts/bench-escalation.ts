@@ -105,6 +105,9 @@ async function drain(app: FastifyInstance, count: { email: number }, name = 'dra
   return { seconds: (performance.now() - t0) / 1000, cpuSeconds: (cpu.user + cpu.system) / 1e6, sent: count.email };
 }
 
+/** The machine's 1-minute load average and core count: wall-clock figures only compare under the same load. */
+const load = () => `load ${os.loadavg()[0].toFixed(2)} on ${os.cpus().length} cores`;
+
 async function single(name: string, url: string, schema: string | null) {
   const { transports, count } = noopTransports();
   // The worker's clock: the wall clock, moved 15 minutes on for the second wave.
@@ -129,7 +132,7 @@ async function single(name: string, url: string, schema: string | null) {
     const recorded = await sentAttempts('L1');
     console.log(
       `${name.padEnd(10)} ${ALERTS} alerts due at once: every page recorded after ${r.seconds.toFixed(2)} s ` +
-        `(${Math.round(ALERTS / r.seconds)} pages/s, ${r.cpuSeconds.toFixed(2)} s CPU); sent ${r.sent}, recorded ${recorded}, missing ${ALERTS - recorded}`,
+        `(${Math.round(ALERTS / r.seconds)} pages/s, ${r.cpuSeconds.toFixed(2)} s CPU, ${load()}); sent ${r.sent}, recorded ${recorded}, missing ${ALERTS - recorded}`,
     );
     // Second wave: nobody acknowledged, every alert passes its critical target (15 min) in the same second: each is
     // marked overdue and its level 1 paged once more (overdue checks, then repeat steps, then deliveries).
@@ -139,7 +142,7 @@ async function single(name: string, url: string, schema: string | null) {
     const repeated = await sentAttempts('overdue');
     console.log(
       `${''.padEnd(10)} ${ALERTS} alerts overdue at once: every repeat page recorded after ${o.seconds.toFixed(2)} s ` +
-        `(${Math.round(ALERTS / o.seconds)} pages/s, ${o.cpuSeconds.toFixed(2)} s CPU); sent ${o.sent}, recorded ${repeated}, missing ${ALERTS - repeated}`,
+        `(${Math.round(ALERTS / o.seconds)} pages/s, ${o.cpuSeconds.toFixed(2)} s CPU, ${load()}); sent ${o.sent}, recorded ${repeated}, missing ${ALERTS - repeated}`,
     );
   } finally {
     await app.close();
@@ -184,7 +187,7 @@ async function twoProcesses(url: string) {
     const seconds = Math.max(...results.map((r) => r.seconds));
     console.log(
       `postgres×2  ${ALERTS} alerts due at once, two server processes: every page recorded after ${seconds.toFixed(2)} s ` +
-        `(${Math.round(ALERTS / seconds)} pages/s, ${results.map((r) => r.cpuSeconds.toFixed(2)).join(' + ')} s CPU); ` +
+        `(${Math.round(ALERTS / seconds)} pages/s, ${results.map((r) => r.cpuSeconds.toFixed(2)).join(' + ')} s CPU, ${load()}); ` +
         `sent ${sent} (${results.map((r) => r.sent).join(' + ')}), duplicates ${sent - Number(distinct.n)}, missing ${ALERTS - Number(distinct.n)}`,
     );
   } finally {

@@ -239,6 +239,10 @@ export interface AlertsTable {
   escalation_level?: number;
   escalation_policy_id?: string | null;
   overdue_at?: string | null;
+  /** When a running escalation's next level falls due (migration 0013); null without one to come. */
+  next_step_at?: string | null;
+  /** When the overdue check of a running escalation falls due (migration 0013); null without one to come. */
+  overdue_check_at?: string | null;
 }
 
 export interface AlertNotesTable {

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testDatabases } from '../test/test-app.ts';
-import { JobWorker, type BatchJobHandler, type JobHandler } from './job-worker.ts';
-import { enqueueJobs } from './jobs.repository.ts';
+import { DONE_AND_DELETED, JobWorker, type BatchJobHandler, type JobHandler } from './job-worker.ts';
+import { completeJobs, enqueueJobs, insertJobs } from './jobs.repository.ts';
 
 for (const db of testDatabases()) {
   describe(`job worker [${db.name}]`, () => {
@@ -153,6 +153,42 @@ for (const db of testDatabases()) {
       expect(seen.slice(4)).toEqual([['p2']]);
       expect(await left()).toEqual([]);
       expect(warnings).toEqual(['job batch failed; running its jobs one by one', 'job failed; retrying later', 'job failed for good']);
+    });
+
+    it('runs the jobs a sweep inserted claimed right after it, without a claim of their own; a handler may finish and delete a job itself', async () => {
+      const nowMs = Date.now();
+      const ran: string[] = [];
+      let sweeps = 0;
+      const worker = new JobWorker({
+        db: env.deps.db,
+        dialect: env.deps.dialect,
+        clock: () => new Date(nowMs),
+        handlers: {},
+        batchHandlers: {
+          'test.adopted': async (items) => {
+            ran.push(...items.map(({ ctx }) => String(ctx.payload.n)));
+            // Leased to this claim already (no claim of their own), then deleted here, as a handler would in its transaction.
+            const held = await env.deps.db.selectFrom('jobs').select(['lock_token', 'attempts']).where('kind', '=', 'test.adopted').execute();
+            expect(held.map((j) => [j.lock_token, Number(j.attempts)])).toEqual(items.map(({ ctx }) => [ctx.claim!.token, 1]));
+            await completeJobs(env.deps.db, items.map(({ job }) => job.id), items[0].ctx.claim!.token);
+            return items.map(() => DONE_AND_DELETED);
+          },
+        },
+        sweeps: [
+          async (now, claim) => {
+            if (sweeps++ > 0) return 0;
+            const jobs = ['a1', 'a2'].map((n) => ({ kind: 'test.adopted', uniqueKey: `adopted:${n}:${nowMs}`, dueAt: now, payload: { n }, runNow: true }));
+            const { claimed } = await insertJobs(env.deps.db, jobs, now, claim!);
+            claim!.adopt(claimed);
+            return 1;
+          },
+        ],
+        log: { warn: () => {}, error: () => {} },
+        lanes: 1,
+      });
+      expect(await worker.runDue()).toBe(2);
+      expect(ran.sort()).toEqual(['a1', 'a2']);
+      expect(await env.deps.db.selectFrom('jobs').select('id').where('kind', '=', 'test.adopted').execute()).toEqual([]);
     });
   });
 }

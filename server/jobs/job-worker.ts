@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDatabaseUnavailable, type DB, type Dialect } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
-import { claimDueJobs, completeJobs, nextDueAt, retryJobsAt } from './jobs.repository.ts';
+import { claimDueJobs, completeJobs, nextDueAt, retryJobsAt, type JobClaim } from './jobs.repository.ts';
 
 /** The engine's time: the wall clock in production, a clock a test moves. */
 export type Clock = () => Date;
@@ -12,20 +12,41 @@ export interface JobContext {
   /** True on the job's last allowed try: a handler records a permanent failure then, rather than throwing. */
   finalAttempt: boolean;
   payload: Record<string, unknown>;
+  /** The claim this job runs under (absent when a handler is called outside a worker). */
+  claim?: WorkerClaim;
+}
+
+/**
+ * A pass's claim, handed to sweeps and handlers: jobs they insert under it (`insertJobs` with `runNow`) and hand back
+ * with `adopt` once their transaction has committed run on this worker right after them, with no claim of their own
+ * (a level's deliveries go out as soon as the level is written). Adopted jobs are leased like claimed ones: if this
+ * worker dies first, another runs them when the lease ends (at most one repeat, never lost).
+ */
+export interface WorkerClaim extends JobClaim {
+  adopt(jobs: JobsTable[]): void;
 }
 
 export type JobHandler = (job: JobsTable, ctx: JobContext) => Promise<void>;
 
 /**
+ * A batch handler's outcome for a job it finished and deleted itself, in the transaction that recorded its work (with
+ * the claim's token: `completeJobs(trx, ids, ctx.claim.token)`): the worker has nothing left to do for it.
+ */
+export const DONE_AND_DELETED: unique symbol = Symbol('job done and deleted by its handler');
+
+/**
  * Runs every claimed job of one kind at once (reads and writes for many rows in a few statements). Returns, for each
- * job in the order given, null when it is done or the error it failed with: a failed job is retried (or given up)
- * alone, the others of the batch are done. A handler that throws is run again on each job alone (unless the database
+ * job in the order given, null when it is done (DONE_AND_DELETED when the handler deleted it itself) or the error it
+ * failed with: a failed job is retried (or given up) alone, the others of the batch are done. A handler that throws is run again on each job alone (unless the database
  * is away: then the whole batch is retried later), so it must not have done anything a second run would repeat.
  */
 export type BatchJobHandler = (jobs: Array<{ job: JobsTable; ctx: JobContext }>) => Promise<Array<unknown>>;
 
-/** Something a worker does on every pass before running due jobs (the escalation engine starts pending alerts). */
-export type Sweep = (now: Date) => Promise<number>;
+/**
+ * Something a worker does on every pass before running due jobs (the escalation engine starts pending alerts, fires
+ * levels and overdue checks that came due); returns how many items it took (the worker calls it again until 0).
+ */
+export type Sweep = (now: Date, claim?: WorkerClaim) => Promise<number>;
 
 export interface JobWorkerOptions {
   db: DB;
@@ -145,23 +166,47 @@ export class JobWorker {
     return ran.reduce((a, b) => a + b, 0);
   }
 
-  private async lane(): Promise<number> {
+  private newClaim(now: Date): WorkerClaim & { adopted: JobsTable[] } {
+    const adopted: JobsTable[] = [];
+    return { token: randomUUID(), leaseUntil: new Date(now.getTime() + (this.opts.leaseMs ?? 60_000)), adopted, adopt: (jobs) => void adopted.push(...jobs) };
+  }
+
+  /** Runs the jobs adopted under a claim (and those they adopt in turn); returns how many ran. */
+  private async runAdopted(claim: WorkerClaim & { adopted: JobsTable[] }, now: Date): Promise<number> {
     let ran = 0;
-    for (const sweep of this.opts.sweeps ?? []) while ((await sweep(this.clock())) > 0);
+    while (claim.adopted.length > 0) {
+      const jobs = claim.adopted.splice(0);
+      await this.runBatch(jobs, claim, now);
+      ran += jobs.length;
+    }
+    return ran;
+  }
+
+  /** Every sweep until it has nothing left, each batch's adopted jobs run right after it; returns how many jobs ran. */
+  private async sweepAll(): Promise<number> {
+    let ran = 0;
+    for (const sweep of this.opts.sweeps ?? [])
+      for (;;) {
+        const now = this.clock();
+        const claim = this.newClaim(now);
+        const started = await sweep(now, claim);
+        ran += await this.runAdopted(claim, now);
+        if (started <= 0) break;
+      }
+    return ran;
+  }
+
+  private async lane(): Promise<number> {
+    let ran = await this.sweepAll();
     for (;;) {
       const now = this.clock();
-      const token = randomUUID();
-      const jobs = await claimDueJobs(this.opts.db, this.opts.dialect, {
-        now,
-        leaseUntil: new Date(now.getTime() + (this.opts.leaseMs ?? 60_000)),
-        token,
-        limit: this.opts.batch ?? 500,
-      });
+      const claim = this.newClaim(now);
+      const jobs = await claimDueJobs(this.opts.db, this.opts.dialect, { now, leaseUntil: claim.leaseUntil, token: claim.token, limit: this.opts.batch ?? 500 });
       if (jobs.length === 0) return ran;
-      await this.runBatch(jobs, token, now);
-      ran += jobs.length;
+      await this.runBatch(jobs, claim, now);
+      ran += jobs.length + (await this.runAdopted(claim, now));
       // Jobs may have added sooner work (a delivery due now): sweep again before the next claim.
-      for (const sweep of this.opts.sweeps ?? []) while ((await sweep(this.clock())) > 0);
+      ran += await this.sweepAll();
     }
   }
 
@@ -187,13 +232,14 @@ export class JobWorker {
   }
 
   /** Runs one claim's jobs, then deletes the finished ones in one statement and puts the failed ones back. */
-  private async runBatch(jobs: JobsTable[], token: string, now: Date) {
+  private async runBatch(jobs: JobsTable[], claim: WorkerClaim, now: Date) {
+    const { token } = claim;
     const outcomes = new Map<JobsTable, unknown>();
     // A job whose payload cannot be read fails alone.
     const items: Array<{ job: JobsTable; ctx: JobContext }> = [];
     for (const job of jobs) {
       try {
-        items.push({ job, ctx: { now, finalAttempt: Number(job.attempts) >= Number(job.max_attempts), payload: JSON.parse(job.payload) as Record<string, unknown> } });
+        items.push({ job, ctx: { now, finalAttempt: Number(job.attempts) >= Number(job.max_attempts), payload: JSON.parse(job.payload) as Record<string, unknown>, claim } });
       } catch (err) {
         outcomes.set(job, err);
       }
@@ -226,6 +272,7 @@ export class JobWorker {
     const retries = new Map<number, string[]>();
     for (const job of jobs) {
       const err = outcomes.has(job) ? outcomes.get(job) : new Error('job has no outcome');
+      if (err === DONE_AND_DELETED) continue;
       if (err === null || err === undefined) {
         done.push(job.id);
         continue;

@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import type { DB, Dialect } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../lib/ids.ts';
+import { bulkInsert, type BulkInsert } from './bulk-insert.ts';
 
 /** A job to schedule: `uniqueKey` makes scheduling idempotent (a second enqueue with the same key does nothing). */
 export interface NewJob {
@@ -12,6 +13,17 @@ export interface NewJob {
   tenantId?: string | null;
   alertId?: string | null;
   maxAttempts?: number;
+  /**
+   * Inserted already claimed by the given claim (see `insertJobs`): the worker that made it runs it right after the
+   * transaction commits, without a claim of its own; if that worker dies, the lease runs out and any worker runs it.
+   */
+  runNow?: boolean;
+}
+
+/** A worker's claim: jobs inserted under it are leased to that worker until `leaseUntil`. */
+export interface JobClaim {
+  token: string;
+  leaseUntil: Date;
 }
 
 /**
@@ -29,28 +41,58 @@ export function chunks<T>(list: readonly T[], size = ROWS_PER_STATEMENT): T[][] 
 
 /** Schedules jobs (on the pool or inside the caller's transaction), a multi-row insert per 500; returns how many were new. */
 export async function enqueueJobs(db: DB, jobs: NewJob[], at: Date): Promise<number> {
-  if (jobs.length === 0) return 0;
-  const rows: JobsTable[] = jobs.map((j) => ({
-    id: timeOrderedId(),
-    tenant_id: j.tenantId ?? null,
-    alert_id: j.alertId ?? null,
-    kind: j.kind,
-    unique_key: j.uniqueKey,
-    payload: JSON.stringify(j.payload),
-    due_at: j.dueAt.toISOString(),
-    attempts: 0,
-    max_attempts: j.maxAttempts ?? 3,
-    lock_token: null,
-    locked_until: null,
-    created_at: at.toISOString(),
-  }));
-  let inserted = 0;
-  for (const part of chunks(rows)) {
-    const r = await db.insertInto('jobs').values(part).onConflict((oc) => oc.column('unique_key').doNothing()).executeTakeFirst();
-    inserted += Number(r.numInsertedOrUpdatedRows ?? 0);
-  }
-  return inserted;
+  return (await insertJobs(db, jobs, at, null)).inserted;
 }
+
+/**
+ * Schedules jobs as `enqueueJobs`; those marked `runNow` are inserted claimed by `claim` (its token, its lease, their
+ * first attempt counted) and returned, when new (a job whose unique key exists already is someone else's): the caller
+ * hands them to its worker once its transaction has committed.
+ */
+export async function insertJobs(db: DB, jobs: NewJob[], at: Date, claim: JobClaim | null): Promise<{ inserted: number; claimed: JobsTable[] }> {
+  if (jobs.length === 0) return { inserted: 0, claimed: [] };
+  const created = at.toISOString();
+  const leaseUntil = claim?.leaseUntil.toISOString() ?? null;
+  const rows: JobsTable[] = jobs.map((j) => {
+    const mine = claim !== null && j.runNow === true;
+    return {
+      id: timeOrderedId(),
+      tenant_id: j.tenantId ?? null,
+      alert_id: j.alertId ?? null,
+      kind: j.kind,
+      unique_key: j.uniqueKey,
+      payload: JSON.stringify(j.payload),
+      due_at: j.dueAt.toISOString(),
+      attempts: mine ? 1 : 0,
+      max_attempts: j.maxAttempts ?? 3,
+      lock_token: mine ? claim.token : null,
+      locked_until: mine ? leaseUntil : null,
+      created_at: created,
+    };
+  });
+  if (!rows.some((r) => r.lock_token !== null)) return { inserted: (await bulkInsert(db, JOB_INSERT, rows)).written, claimed: [] };
+  const ids = new Set((await bulkInsert(db, { ...JOB_INSERT, tail: `${JOB_INSERT.tail} returning id` }, rows)).rows.map((r) => r.id as string));
+  return { inserted: ids.size, claimed: rows.filter((r) => r.lock_token !== null && ids.has(r.id)) };
+}
+
+const JOB_INSERT: BulkInsert<JobsTable> & { tail: string } = {
+  table: 'jobs',
+  columns: [
+    ['id', 'text'],
+    ['tenant_id', 'text'],
+    ['alert_id', 'text'],
+    ['kind', 'text'],
+    ['unique_key', 'text'],
+    ['payload', 'text'],
+    ['due_at', 'text'],
+    ['attempts', 'int'],
+    ['max_attempts', 'int'],
+    ['lock_token', 'text'],
+    ['locked_until', 'text'],
+    ['created_at', 'text'],
+  ],
+  tail: 'on conflict ("unique_key") do nothing',
+};
 
 /**
  * Claims up to `limit` due jobs for one worker: each gets this claim's token and a lease until `leaseUntil`, and its
@@ -92,9 +134,19 @@ export async function nextDueAt(db: DB): Promise<Date | null> {
   return row?.due ? new Date(String(row.due)) : null;
 }
 
-/** Cancels every job of an alert (inside the transaction that acknowledges, resolves or closes it). */
+/**
+ * Cancels every job of an alert, its next escalation level and its overdue check (inside the transaction that
+ * acknowledges, resolves or closes it).
+ */
 export async function cancelAlertJobs(db: DB, tenantId: string, alertId: string) {
   await db.deleteFrom('jobs').where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).execute();
+  await db
+    .updateTable('alerts')
+    .set({ next_step_at: null, overdue_check_at: null })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', alertId)
+    .where((eb) => eb.or([eb('next_step_at', 'is not', null), eb('overdue_check_at', 'is not', null)]))
+    .execute();
 }
 
 /** Jobs of an alert still to run (tests and the alert modal). */

@@ -12,14 +12,54 @@ export async function unsafeCountOpenAlertsByPriority(db: DB) {
     .execute();
 }
 
-/** Jobs due at `now` (not yet run, whoever holds them) by kind, with the oldest due time of each kind. */
+/**
+ * Timed work due at `now` and not yet done, by kind, with the oldest due time of each kind: the jobs table, and the
+ * escalation work kept on the alerts themselves (issue 11): alerts whose escalation has not started
+ * (`escalation.start`, due when created), whose next level is due (`escalation.step`) and whose overdue check is due
+ * (`escalation.overdue`), each through its partial index. Counted together with jobs of the same kind scheduled
+ * before those columns existed.
+ */
 export async function unsafeDueJobsByKind(db: DB, now: Date) {
-  return db
-    .selectFrom('jobs')
-    .select(['kind', (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.min('due_at').as('oldest')])
-    .where('due_at', '<=', now.toISOString())
-    .groupBy('kind')
-    .execute();
+  const at = now.toISOString();
+  const [jobs, start, step, overdue] = await Promise.all([
+    db
+      .selectFrom('jobs')
+      .select(['kind', (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.min('due_at').as('oldest')])
+      .where('due_at', '<=', at)
+      .groupBy('kind')
+      .execute(),
+    db
+      .selectFrom('alerts')
+      .select([(eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.min('created_at').as('oldest')])
+      .where('escalation_state', '=', 'pending')
+      .executeTakeFirst(),
+    db
+      .selectFrom('alerts')
+      .select([(eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.min('next_step_at').as('oldest')])
+      .where('next_step_at', 'is not', null)
+      .where('next_step_at', '<=', at)
+      .executeTakeFirst(),
+    db
+      .selectFrom('alerts')
+      .select([(eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.min('overdue_check_at').as('oldest')])
+      .where('overdue_check_at', 'is not', null)
+      .where('overdue_check_at', '<=', at)
+      .executeTakeFirst(),
+  ]);
+  const byKind = new Map<string, { kind: string; count: number; oldest: string | null }>();
+  const add = (kind: string, count: unknown, oldest: unknown) => {
+    const n = Number(count ?? 0);
+    if (!n) return;
+    const o = oldest == null ? null : String(oldest);
+    const seen = byKind.get(kind);
+    if (!seen) byKind.set(kind, { kind, count: n, oldest: o });
+    else byKind.set(kind, { kind, count: seen.count + n, oldest: seen.oldest && o ? (seen.oldest < o ? seen.oldest : o) : (seen.oldest ?? o) });
+  };
+  for (const j of jobs) add(j.kind, j.count, j.oldest);
+  add('escalation.start', start?.count, start?.oldest);
+  add('escalation.step', step?.count, step?.oldest);
+  add('escalation.overdue', overdue?.count, overdue?.oldest);
+  return [...byKind.values()];
 }
 
 /** Pages recorded (notification_attempts rows) by channel and outcome, over all tenants. */

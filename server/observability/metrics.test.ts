@@ -77,14 +77,29 @@ describeEachDatabase('metrics and health', (t) => {
     });
     await deps.db.insertInto('notification_attempts').values([attempt('email', 'sent', 'L1'), attempt('sms', 'failed', 'L1'), attempt('email', 'sent', 'L2')]).execute();
 
+    // Escalation work kept on the alert itself counts too: its start (the sweep has not run: no worker here), its next
+    // level and its overdue check, once due.
+    const text0 = (await scrape()).body;
+    expect(value(text0, 'alertdesk_jobs_due{kind="escalation.start"}')).toBeGreaterThanOrEqual(1);
+    expect(value(text0, 'alertdesk_jobs_due{kind="escalation.overdue"}')).toBeUndefined();
+    await deps.db
+      .updateTable('alerts')
+      .set({ next_step_at: new Date(now - 30_000).toISOString(), overdue_check_at: new Date(now - 20_000).toISOString() })
+      .where('id', '=', alertId)
+      .execute();
     const text = (await scrape()).body;
-    expect(value(text, 'alertdesk_jobs_due{kind="escalation.step"}')).toBe(2);
+    expect(value(text, 'alertdesk_jobs_due{kind="escalation.step"}')).toBe(3);
+    expect(value(text, 'alertdesk_jobs_due{kind="escalation.overdue"}')).toBe(1);
+    const overdueLag = value(text, 'alertdesk_jobs_due_lag_seconds{kind="escalation.overdue"}')!;
+    expect(overdueLag).toBeGreaterThanOrEqual(20);
+    expect(overdueLag).toBeLessThan(80);
     const lag = value(text, 'alertdesk_jobs_due_lag_seconds{kind="escalation.step"}')!;
     expect(lag).toBeGreaterThanOrEqual(90);
     expect(lag).toBeLessThan(150);
     expect(value(text, 'alertdesk_notification_attempts{channel="email",outcome="sent"}')).toBe(2);
     expect(value(text, 'alertdesk_notification_attempts{channel="sms",outcome="failed"}')).toBe(1);
     await deps.db.deleteFrom('jobs').where('unique_key', 'like', 'm:%').execute();
+    await deps.db.updateTable('alerts').set({ next_step_at: null, overdue_check_at: null }).where('id', '=', alertId).execute();
     expect(value((await scrape()).body, 'alertdesk_jobs_due{kind="escalation.step"}')).toBeUndefined();
   });
 

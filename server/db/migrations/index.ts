@@ -11,6 +11,7 @@ import * as m0009 from './0009_paging.ts';
 import * as m0010 from './0010_approvals.ts';
 import * as m0011 from './0011_alert_priority_order.ts';
 import * as m0012 from './0012_alert_text_search.ts';
+import * as m0013 from './0013_escalation_schedule.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -26,4 +27,5 @@ export const migrations: Record<string, Migration> = {
   '0010_approvals': m0010,
   '0011_alert_priority_order': m0011,
   '0012_alert_text_search': m0012,
+  '0013_escalation_schedule': m0013,
 };

@@ -5,9 +5,10 @@ import type { AlertPriority } from '../../../contract/alerts.ts';
 import type { EscalationChannel, EscalationPolicy, LaterLevel } from '../../../contract/escalation.ts';
 import { noTarget } from '../../../contract/escalation.ts';
 import { PAGING_MSG } from '../../../contract/paging.ts';
-import type { BatchJobHandler, JobHandler } from '../../jobs/job-worker.ts';
+import { DONE_AND_DELETED, type BatchJobHandler, type JobHandler, type WorkerClaim } from '../../jobs/job-worker.ts';
+import type { JobsTable } from '../../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
-import { enqueueJobs, type NewJob } from '../../jobs/jobs.repository.ts';
+import { chunks, completeJobs, insertJobs, type NewJob } from '../../jobs/jobs.repository.ts';
 import type { AlertBus } from '../alerts/alert-bus.ts';
 import { toPolicy } from '../escalation/escalation-policies.repository.ts';
 import { policyForAlert } from '../escalation/escalation-policies.service.ts';
@@ -26,21 +27,30 @@ import {
   listPushTargetsOfMany,
   lockPendingAlerts,
   recordAttempts,
+  recordOutcomesAtOnce,
+  setEscalationEach,
   setEscalationMany,
+  lockDueOverdueChecks,
+  lockDueSteps,
+  anyDue,
+  type EscalationStart,
   type AttemptRow,
   type EscalationValues,
   type PagedAlert,
   type SystemEvent,
 } from './paging.repository.ts';
 import { DeliveryError, type PushTarget, type Transports } from './transports.ts';
+import { ackLinkSigner } from './ack-links.ts';
 
-export const JOB = { step: 'escalation.step', overdue: 'escalation.overdue', deliver: 'page.deliver' } as const;
+export const JOB = { step: 'escalation.step', overdue: 'escalation.overdue', deliver: 'page.deliver', pages: 'escalation.pages' } as const;
 
 /** How long an acknowledge link works. */
 export const ACK_LINK_TTL_MS = 7 * 24 * 3600_000;
 
 /** Pending alerts the sweep starts per transaction. */
 export const START_BATCH = 500;
+/** Pages per 'escalation.pages' job (named under escalation.* so the job-lag alert rule of ops/alert-rules.yml sees them). */
+const PAGES_PER_JOB = 500;
 /** Pages of one batch in flight to the providers at once. */
 const SEND_CONCURRENCY = 50;
 
@@ -91,36 +101,49 @@ async function mapLimit<T, R>(list: T[], limit: number, fn: (item: T) => Promise
 /**
  * The escalation engine (issue 11). An alert is inserted with escalation_state 'pending'; the sweep starts it:
  * the governing policy is found (integration → client → tenant default), level 1 fires at once (in the same
- * transaction) and the overdue check is scheduled at the priority's acknowledgement target. Each later level's step,
- * when it fires, reads the policy as it is then, pages its people (users plus whoever is on call on its schedules) on
- * each of the level's channels that the person can be reached by, and schedules the next level. Acknowledge, resolve
- * and close delete the alert's jobs in their own transaction. Every page is a job and an attempt row unique per
- * (alert, step, person, channel).
+ * transaction) and its overdue check is set to the priority's acknowledgement target (`alerts.overdue_check_at`,
+ * run by the overdue sweep). Each later level's step, when it fires, reads the policy as it is then, pages its people
+ * (users plus whoever is on call on its schedules) on each of the level's channels that the person can be reached by,
+ * and schedules the next level. Acknowledge, resolve and close delete the alert's jobs and clear its overdue check in
+ * their own transaction. Every page is a job and an attempt row unique per (alert, step, person, channel).
  *
- * Speed (10,000 alerts due in the same second): the sweep, the steps and the deliveries each work a batch at a time:
+ * Speed (10,000 alerts due in the same second): the sweeps, the steps and the deliveries each work a batch at a time:
  * what they read (alerts, policies, people, preferences, push subscriptions) is read once per batch, what they write
- * (escalation states, timeline entries, jobs, attempts, acknowledge links) goes in multi-row statements, in one
- * transaction per batch. A batch whose writes fail is written again item by item, so one bad item fails (and is
- * retried) alone.
+ * (escalation states, timeline entries, jobs, attempts) goes in multi-row statements (`bulkInsert`: no query building,
+ * PostgreSQL `unnest` arrays), in one transaction per batch. A batch whose writes fail is written again item by item,
+ * so one bad item fails (and is retried) alone. A level's deliveries are inserted already claimed by the worker that
+ * fired it, which sends them right after the commit (no claim of their own; a dead worker's lease runs out and another
+ * sends them). Acknowledge links are signed (`ack-links.ts`): nothing is stored per page.
  */
 export function createEscalationEngine(deps: EngineDeps) {
   const { db, dialect, transports } = deps;
 
   /**
    * Runs `write` over all items in one transaction; when that fails (and the database is there), over each item alone,
-   * so one item that cannot be written fails only itself. Returns, per item, null or the error.
+   * so one item that cannot be written fails only itself. Returns, per item, null or the error. The jobs a write
+   * inserted claimed (deliveries to send now) are handed to the worker's claim once their transaction has committed.
    */
-  async function writeEach<T>(items: T[], write: (trx: DB, items: T[]) => Promise<void>): Promise<unknown[]> {
+  async function writeEach<T>(
+    items: T[],
+    write: (trx: DB, items: T[]) => Promise<JobsTable[] | void>,
+    claim?: WorkerClaim,
+    onCommit?: (items: T[]) => void,
+  ): Promise<unknown[]> {
     if (items.length === 0) return [];
+    const commit = async (list: T[]) => {
+      const claimed = await db.transaction().execute((trx) => write(trx, list));
+      if (claimed?.length) claim?.adopt(claimed);
+      onCommit?.(list);
+    };
     try {
-      await db.transaction().execute((trx) => write(trx, items));
+      await commit(items);
       return items.map(() => null);
     } catch (err) {
       if (items.length === 1 || isDatabaseUnavailable(err)) return items.map(() => err);
       const out: unknown[] = [];
       for (const item of items) {
         try {
-          await db.transaction().execute((trx) => write(trx, [item]));
+          await commit([item]);
           out.push(null);
         } catch (e) {
           out.push(e);
@@ -131,23 +154,45 @@ export function createEscalationEngine(deps: EngineDeps) {
   }
 
   /**
-   * Starts the escalation of up to 500 pending alerts in one transaction (returns how many it took): the governing
-   * policy is read, level 1 fires (its deliveries, level 2's step and the overdue check become jobs), or the alert is
-   * marked unrouted. The policy, people and on-call are read once per batch.
+   * The sweeps' deliveries, as 'escalation.pages' jobs of up to 500 pages each instead of a job per page (the other jobs as
+   * they are). A sweep fires a level once per alert (its state or check changes in the same transaction), so its pages
+   * need no unique key of their own; the attempt's unique key still makes a second page impossible.
    */
-  async function startPending(now: Date): Promise<number> {
-    return db.transaction().execute(async (trx) => {
+  function batchPages(jobs: NewJob[], now: Date): NewJob[] {
+    const pages = jobs.filter((j) => j.kind === JOB.deliver).map((j) => j.payload as unknown as DeliverPayload);
+    const others = jobs.filter((j) => j.kind !== JOB.deliver);
+    for (const part of chunks(pages, PAGES_PER_JOB)) others.push({ kind: JOB.pages, uniqueKey: `pages:${timeOrderedId()}`, dueAt: now, payload: packPages(part), runNow: true });
+    return others;
+  }
+
+  /**
+   * What a sweep knows of the page batches it just committed (their alerts, read in its transaction), for their first
+   * run right after on this worker: the alerts are not read again, and no attempt can exist yet. Consumed by that run.
+   */
+  const freshBatches = new Map<string, Map<string, PagedAlert>>();
+  function adoptPages(claim: WorkerClaim | undefined, claimed: JobsTable[], alerts: PagedAlert[]) {
+    if (!claim || claimed.length === 0) return;
+    const byId = new Map(alerts.map((a) => [a.id, a]));
+    for (const job of claimed) if (job.kind === JOB.pages) freshBatches.set(job.id, byId);
+    claim.adopt(claimed);
+  }
+
+  /**
+   * Starts the escalation of up to 500 pending alerts in one transaction (returns how many it took): the governing
+   * policy is read, level 1 fires (its deliveries and level 2's step become jobs, the deliveries claimed by this worker
+   * to send right after the commit; the overdue check is set on the alert), or the alert is marked unrouted. The
+   * policy, people and on-call are read once per batch.
+   */
+  async function startPending(now: Date, claim?: WorkerClaim): Promise<number> {
+    const { started, claimed, alerts } = await db.transaction().execute(async (trx) => {
       const alerts = await lockPendingAlerts(trx, dialect, START_BATCH);
-      if (alerts.length === 0) return 0;
+      if (alerts.length === 0) return { started: 0, claimed: [], alerts };
       const at = now.toISOString();
       const jobs: NewJob[] = [];
       const events: SystemEvent[] = [];
-      const updates = new Map<string, { tenantId: string; values: EscalationValues; ids: string[] }>();
-      const update = (alert: PagedAlert, values: EscalationValues) => {
-        const key = `${alert.tenant_id}|${JSON.stringify(values)}`;
-        const u = updates.get(key) ?? updates.set(key, { tenantId: alert.tenant_id, values, ids: [] }).get(key)!;
-        u.ids.push(alert.id);
-      };
+      const updates: EscalationStart[] = [];
+      const update = (alert: PagedAlert, values: Pick<EscalationStart, 'state'> & Partial<EscalationStart>) =>
+        updates.push({ id: alert.id, tenantId: alert.tenant_id, policyId: alert.escalation_policy_id, level: alert.escalation_level, nextStepAt: null, overdueCheckAt: null, ...values });
       // Subscribers hear of every new alert that matches them, once, whatever the escalation does.
       const subscribers = await findSubscribersOfMany(
         trx,
@@ -174,13 +219,13 @@ export function createEscalationEngine(deps: EngineDeps) {
         for (const userId of subscribers.get(alert.id) ?? [])
           for (const channel of ['email', 'push', 'sms'] as const) jobs.push(deliverJob({ tenantId: alert.tenant_id, alertId: alert.id, userId, channel, step: 'subscription', level: null }, now));
         if (alert.status !== 'new') {
-          update(alert, { escalation_state: 'stopped' });
+          update(alert, { state: 'stopped' });
           continue;
         }
         const policy = await policyOf(alert);
         const target = policy ? policy.escalationTimes[alert.priority as AlertPriority] : null;
         if (!policy || noTarget(target)) {
-          update(alert, { escalation_state: 'none', escalation_policy_id: policy?.id ?? null });
+          update(alert, { state: 'none', policyId: policy?.id ?? null });
           events.push({
             tenantId: alert.tenant_id,
             alertId: alert.id,
@@ -192,34 +237,115 @@ export function createEscalationEngine(deps: EngineDeps) {
         }
         // Level 1 fires now, in this transaction: its deliveries and level 2's step are rows before the commit.
         const level1 = await fire(peopleOf, alert, policy, 1, false, now);
-        update(alert, { escalation_state: 'running', escalation_policy_id: policy.id, escalation_level: 1 });
+        // The overdue check falls due at the priority's target (a column of the alert, found by the overdue sweep).
+        const checkAt = new Date(Math.max(new Date(alert.created_at).getTime() + (target as number) * MINUTE, now.getTime()));
+        update(alert, { state: 'running', policyId: policy.id, level: 1, nextStepAt: level1.nextAt?.toISOString() ?? null, overdueCheckAt: checkAt.toISOString() });
         events.push(level1.event);
         jobs.push(...level1.jobs);
-        const created = new Date(alert.created_at);
-        jobs.push({
-          kind: JOB.overdue,
-          uniqueKey: `overdue:${alert.id}`,
-          tenantId: alert.tenant_id,
-          alertId: alert.id,
-          dueAt: new Date(Math.max(created.getTime() + (target as number) * MINUTE, now.getTime())),
-          payload: { tenantId: alert.tenant_id, alertId: alert.id, minutes: target },
-        });
       }
-      for (const u of updates.values()) await setEscalationMany(trx, u.tenantId, u.ids, u.values);
+      await setEscalationEach(trx, updates);
       await insertSystemEvents(trx, events);
-      await enqueueJobs(trx, jobs, now);
-      return alerts.length;
+      return { started: alerts.length, claimed: (await insertJobs(trx, batchPages(jobs, now), now, claim ?? null)).claimed, alerts };
     });
+    // Level 1's deliveries go out right after the commit, on this worker (no claim of their own).
+    adoptPages(claim, claimed, alerts);
+    return started;
   }
 
-  const stepJob = (alert: Pick<PagedAlert, 'id' | 'tenant_id'>, level: number, dueAt: Date, repeat = false): NewJob => ({
-    kind: JOB.step,
-    uniqueKey: `step:${alert.id}:${repeat ? 'repeat' : `L${level}`}`,
-    tenantId: alert.tenant_id,
-    alertId: alert.id,
-    dueAt,
-    payload: { tenantId: alert.tenant_id, alertId: alert.id, level, repeat },
-  });
+  /**
+   * Fires the next level of up to 500 escalations whose `next_step_at` is due, in one transaction (returns how many it
+   * took): the policy is read as it is now, the level pages its people (deliveries go out right after the commit, on
+   * this worker), the alert's level and the level after it are set. An escalation that has stopped (acknowledged,
+   * resolved, closed, its policy deleted) has its step cleared instead.
+   */
+  async function checkSteps(now: Date, claim?: WorkerClaim): Promise<number> {
+    const at = now.toISOString();
+    // Every pass of every worker asks: one look-up when nothing is due, no transaction.
+    if (!(await anyDue(db, 'next_step_at', at))) return 0;
+    const { found, claimed, fired } = await db.transaction().execute(async (trx) => {
+      const alerts = await lockDueSteps(trx, dialect, at, START_BATCH);
+      if (alerts.length === 0) return { found: 0, claimed: [], fired: [] as PagedAlert[] };
+      const live = (a: PagedAlert) => a.status === 'new' && a.escalation_state === 'running' && a.escalation_policy_id !== null && a.escalation_level < 3;
+      const rows = await findPoliciesByIds(trx, alerts.filter(live).map((a) => a.escalation_policy_id!));
+      const policies = new Map<string, EscalationPolicy>();
+      const peopleOf = peopleReader(trx);
+      const sets = new Map<string, { tenantId: string; values: EscalationValues; ids: string[] }>();
+      const set = (tenantId: string, values: EscalationValues, id: string) => {
+        const key = `${tenantId}|${JSON.stringify(values)}`;
+        (sets.get(key) ?? sets.set(key, { tenantId, values, ids: [] }).get(key)!).ids.push(id);
+      };
+      const events: SystemEvent[] = [];
+      const jobs: NewJob[] = [];
+      const fired: PagedAlert[] = [];
+      for (const alert of alerts) {
+        const row = live(alert) ? rows.get(alert.escalation_policy_id!) : undefined;
+        if (!row || row.tenant_id !== alert.tenant_id) {
+          // A deleted policy stops the escalations it governed.
+          set(alert.tenant_id, live(alert) ? { escalation_state: 'stopped', next_step_at: null } : { next_step_at: null }, alert.id);
+          continue;
+        }
+        const policy = policies.get(row.id) ?? policies.set(row.id, toPolicy(row)).get(row.id)!;
+        const level = alert.escalation_level + 1;
+        const step = await fire(peopleOf, alert, policy, level, false, now);
+        set(alert.tenant_id, { escalation_level: level, next_step_at: step.nextAt?.toISOString() ?? null }, alert.id);
+        events.push(step.event);
+        jobs.push(...step.jobs);
+        fired.push(alert);
+      }
+      for (const u of sets.values()) await setEscalationMany(trx, u.tenantId, u.ids, u.values);
+      await insertSystemEvents(trx, events);
+      return { found: alerts.length, claimed: (await insertJobs(trx, batchPages(jobs, now), now, claim ?? null)).claimed, fired };
+    });
+    adoptPages(claim, claimed, fired);
+    return found;
+  }
+
+  /**
+   * Runs up to 500 due overdue checks in one transaction (returns how many it took): an alert still unacknowledged
+   * past its priority's target is marked overdue (timeline entry) and the level paged last is paged once more (level 1
+   * if none was paged yet), firing right there as a step would (reading the policy now); its deliveries go out right
+   * after the commit. The check of an escalation that has stopped is cleared (a deleted policy stops it).
+   */
+  async function checkOverdue(now: Date, claim?: WorkerClaim): Promise<number> {
+    const at = now.toISOString();
+    if (!(await anyDue(db, 'overdue_check_at', at))) return 0;
+    const { found, claimed, overdue } = await db.transaction().execute(async (trx) => {
+      const alerts = await lockDueOverdueChecks(trx, dialect, at, START_BATCH);
+      if (alerts.length === 0) return { found: 0, claimed: [], overdue: [] as PagedAlert[] };
+      const live = (a: PagedAlert) => a.status === 'new' && a.escalation_state === 'running' && a.escalation_policy_id !== null;
+      const rows = await findPoliciesByIds(trx, alerts.filter(live).map((a) => a.escalation_policy_id!));
+      const policies = new Map<string, EscalationPolicy>();
+      const peopleOf = peopleReader(trx);
+      const clear = new Map<string, { tenantId: string; values: EscalationValues; ids: string[] }>();
+      const set = (tenantId: string, values: EscalationValues, id: string) => {
+        const key = `${tenantId}|${JSON.stringify(values)}`;
+        (clear.get(key) ?? clear.set(key, { tenantId, values, ids: [] }).get(key)!).ids.push(id);
+      };
+      const events: SystemEvent[] = [];
+      const jobs: NewJob[] = [];
+      const overdue: PagedAlert[] = [];
+      for (const alert of alerts) {
+        const row = live(alert) ? rows.get(alert.escalation_policy_id!) : undefined;
+        if (!row || row.tenant_id !== alert.tenant_id) {
+          set(alert.tenant_id, live(alert) ? { escalation_state: 'stopped', overdue_check_at: null } : { overdue_check_at: null }, alert.id);
+          continue;
+        }
+        const policy = policies.get(row.id) ?? policies.set(row.id, toPolicy(row)).get(row.id)!;
+        const repeat = await fire(peopleOf, alert, policy, Math.max(1, alert.escalation_level), true, now);
+        set(alert.tenant_id, { overdue_at: at, overdue_check_at: null }, alert.id);
+        const minutes = Math.round((Date.parse(alert.overdue_check_at!) - Date.parse(alert.created_at)) / MINUTE);
+        events.push({ tenantId: alert.tenant_id, alertId: alert.id, at, kind: 'overdue', detail: { minutes } }, repeat.event);
+        jobs.push(...repeat.jobs);
+        overdue.push(alert);
+      }
+      for (const u of clear.values()) await setEscalationMany(trx, u.tenantId, u.ids, u.values);
+      await insertSystemEvents(trx, events);
+      return { found: alerts.length, claimed: (await insertJobs(trx, batchPages(jobs, now), now, claim ?? null)).claimed, overdue };
+    });
+    adoptPages(claim, claimed, overdue);
+    for (const a of overdue) deps.bus.publish(a.tenant_id, { kind: 'updated', id: a.id, status: 'new', priority: a.priority, dedupKey: null, updatedAt: at });
+    return found;
+  }
 
   const deliverJob = (p: DeliverPayload, dueAt: Date): NewJob => ({
     kind: JOB.deliver,
@@ -228,6 +354,7 @@ export function createEscalationEngine(deps: EngineDeps) {
     alertId: p.alertId,
     dueAt,
     payload: { ...p },
+    runNow: true,
   });
 
   /**
@@ -297,7 +424,8 @@ export function createEscalationEngine(deps: EngineDeps) {
     for (const person of persons)
       for (const channel of config.notificationChannels) jobs.push(deliverJob({ tenantId: alert.tenant_id, alertId: alert.id, userId: person.id, channel, step: stepName, level }, now));
     const next = !repeat && level < 3 ? (policy[LEVEL_KEYS[level]] as LaterLevel) : null;
-    if (next) jobs.push(stepJob(alert, level + 1, new Date(now.getTime() + next.timeAfterPrevious * MINUTE)));
+    // When the next level falls due (the caller sets it on the alert: `next_step_at`).
+    const nextAt = next ? new Date(now.getTime() + next.timeAfterPrevious * MINUTE) : null;
     const event: SystemEvent = {
       tenantId: alert.tenant_id,
       alertId: alert.id,
@@ -305,19 +433,20 @@ export function createEscalationEngine(deps: EngineDeps) {
       kind: 'escalated',
       detail: { level, repeat, policyName: policy.name, names: persons.map((x) => x.display_name || x.email) },
     };
-    return { jobs, event };
+    return { jobs, event, nextAt };
   }
 
   /**
-   * Steps of a batch (levels 2 and 3, the overdue repeat, and level 1 of escalations started before level 1 was
-   * fired by the sweep): alerts and policies read once, people once per (policy, level); the levels reached, timeline
+   * Steps scheduled as jobs (escalations started before migration 0013: their next level then becomes the alert's
+   * `next_step_at`), a batch at a time (levels 2 and 3, the overdue repeat, and level 1 of escalations started before
+   * level 1 was fired by the sweep): alerts and policies read once, people once per (policy, level); the levels reached, timeline
    * entries and new jobs written in one transaction.
    */
   const steps: BatchJobHandler = async (items) => {
     const payloads = items.map(({ ctx }) => ctx.payload as unknown as StepPayload);
     const states = await liveMany(payloads);
     const peopleOf = peopleReader(db);
-    type StepWrite = { index: number; p: StepPayload; now: Date; event: SystemEvent; jobs: NewJob[] };
+    type StepWrite = { index: number; p: StepPayload; now: Date; event: SystemEvent; jobs: NewJob[]; nextAt: Date | null };
     const writes: StepWrite[] = [];
     for (const [index, { ctx }] of items.entries()) {
       const state = states[index];
@@ -326,40 +455,50 @@ export function createEscalationEngine(deps: EngineDeps) {
       writes.push({ index, p, now: ctx.now, ...(await fire(peopleOf, state.alert, state.policy, p.level, p.repeat, ctx.now)) });
     }
     const results = await writeEach(writes, async (trx, list) => {
-      const levels = new Map<string, { tenantId: string; level: number; ids: string[] }>();
+      const levels = new Map<string, { tenantId: string; values: EscalationValues; ids: string[] }>();
       for (const w of list) {
         if (w.p.repeat) continue;
-        const key = `${w.p.tenantId}|${w.p.level}`;
-        (levels.get(key) ?? levels.set(key, { tenantId: w.p.tenantId, level: w.p.level, ids: [] }).get(key)!).ids.push(w.p.alertId);
+        const nextStepAt = w.nextAt?.toISOString() ?? null;
+        const key = `${w.p.tenantId}|${w.p.level}|${nextStepAt}`;
+        (levels.get(key) ?? levels.set(key, { tenantId: w.p.tenantId, values: { escalation_level: w.p.level, next_step_at: nextStepAt }, ids: [] }).get(key)!).ids.push(w.p.alertId);
       }
-      for (const l of levels.values()) await setEscalationMany(trx, l.tenantId, l.ids, { escalation_level: l.level });
+      for (const l of levels.values()) await setEscalationMany(trx, l.tenantId, l.ids, l.values);
       await insertSystemEvents(trx, list.map((w) => w.event));
-      for (const [now, group] of groupBy(list, (w) => w.now.getTime())) await enqueueJobs(trx, group.flatMap((w) => w.jobs), new Date(now));
-    });
+      const claimed: JobsTable[] = [];
+      for (const [now, group] of groupBy(list, (w) => w.now.getTime())) claimed.push(...(await insertJobs(trx, group.flatMap((w) => w.jobs), new Date(now), items[0].ctx.claim ?? null)).claimed);
+      return claimed;
+    }, items[0]?.ctx.claim);
     const out: unknown[] = items.map(() => null);
     writes.forEach((w, i) => (out[w.index] = results[i]));
     return out;
   };
 
   /**
-   * Overdue checks of a batch: an alert still unacknowledged past its priority's target is marked overdue (timeline
-   * entry) and the level paged last is paged once more (level 1 if none was paged yet), in one transaction.
+   * Overdue checks scheduled as jobs (escalations started before migration 0013; later ones use `checkOverdue`), a
+   * batch at a time: an alert still unacknowledged past its priority's target is marked overdue (timeline
+   * entry) and the level paged last is paged once more (level 1 if none was paged yet), in one transaction: the repeat
+   * fires right there (as a step would, reading the policy now), its deliveries go out right after the commit.
    */
   const overdues: BatchJobHandler = async (items) => {
     const payloads = items.map(({ ctx }) => ctx.payload as unknown as { tenantId: string; alertId: string; minutes: number });
     const states = await liveMany(payloads);
-    const writes = items.flatMap(({ ctx }, index) => {
+    const peopleOf = peopleReader(db);
+    const writes: Array<{ index: number; p: (typeof payloads)[number]; alert: PagedAlert; now: Date; at: string; repeat: Awaited<ReturnType<typeof fire>> }> = [];
+    for (const [index, { ctx }] of items.entries()) {
       const state = states[index];
-      return state ? [{ index, p: payloads[index], alert: state.alert, now: ctx.now, at: ctx.now.toISOString() }] : [];
-    });
+      if (!state) continue;
+      const repeat = await fire(peopleOf, state.alert, state.policy, Math.max(1, state.alert.escalation_level), true, ctx.now);
+      writes.push({ index, p: payloads[index], alert: state.alert, now: ctx.now, at: ctx.now.toISOString(), repeat });
+    }
     const results = await writeEach(writes, async (trx, list) => {
       for (const group of groupBy(list, (w) => `${w.p.tenantId}|${w.at}`).values())
         await setEscalationMany(trx, group[0].p.tenantId, group.map((w) => w.p.alertId), { overdue_at: group[0].at });
-      const events = list.map((w): SystemEvent => ({ tenantId: w.p.tenantId, alertId: w.p.alertId, at: w.at, kind: 'overdue', detail: { minutes: w.p.minutes } }));
+      const events = list.flatMap((w): SystemEvent[] => [{ tenantId: w.p.tenantId, alertId: w.p.alertId, at: w.at, kind: 'overdue', detail: { minutes: w.p.minutes } }, w.repeat.event]);
       await insertSystemEvents(trx, events);
-      for (const [now, group] of groupBy(list, (w) => w.now.getTime()))
-        await enqueueJobs(trx, group.map((w) => stepJob(w.alert, Math.max(1, w.alert.escalation_level), w.now, true)), new Date(now));
-    });
+      const claimed: JobsTable[] = [];
+      for (const [now, group] of groupBy(list, (w) => w.now.getTime())) claimed.push(...(await insertJobs(trx, group.flatMap((w) => w.repeat.jobs), new Date(now), items[0].ctx.claim ?? null)).claimed);
+      return claimed;
+    }, items[0]?.ctx.claim);
     const out: unknown[] = items.map(() => null);
     writes.forEach((w, i) => {
       out[w.index] = results[i];
@@ -380,17 +519,25 @@ export function createEscalationEngine(deps: EngineDeps) {
 
   /**
    * Deliveries of a batch. Read once for the batch: the alerts, the people (active members), the attempts recorded by
-   * earlier runs (a finished one is never sent again), preferences and push subscriptions; the acknowledge links of
-   * the pages to send are stored in one insert before anything is sent. The pages go out concurrently; their outcomes
+   * earlier runs (a finished one is never sent again), preferences and push subscriptions; each page to send gets a
+   * signed acknowledge link. The pages go out concurrently; their outcomes
    * (attempt rows, unique per alert, step, person and channel, and timeline entries) are written in one transaction. A
    * page that failed transiently is recorded 'pending' and reported failed: the worker retries that job alone (a later
    * try sends it again); the others of the batch are done. A worker that dies mid-send leaves its jobs leased: another
    * worker runs them when the lease ends (at most one repeat, never a lost page).
    */
-  const deliveries: BatchJobHandler = async (items) => {
+  const deliveries = async (
+    items: Parameters<BatchJobHandler>[0],
+    known: Map<string, PagedAlert> | null = null,
+    /**
+     * Jobs finished with the whole batch's outcomes (given the items that failed): deleted (with `token`) in the write
+     * that records them; `committed` once it has (not when the outcomes had to be written item by item).
+     */
+    finish: { jobIds: (failed: Set<number>) => string[]; token: string; committed: () => void } | null = null,
+  ): Promise<unknown[]> => {
     const out: unknown[] = items.map(() => null);
     const ps = items.map(({ ctx }) => ctx.payload as unknown as DeliverPayload);
-    const alerts = await findPagedAlerts(db, ps.map((p) => p.alertId));
+    const alerts = known ?? (await findPagedAlerts(db, ps.map((p) => p.alertId)));
     const members = new Map<string, Member>();
     for (const [tenantId, list] of groupBy(ps, (p) => p.tenantId))
       for (const m of await listActiveMemberAccounts(db, tenantId, [...new Set(list.map((p) => p.userId))])) members.set(`${tenantId}|${m.id}`, m);
@@ -403,7 +550,9 @@ export function createEscalationEngine(deps: EngineDeps) {
     });
     // An attempt already finished by an earlier run is never sent again; a 'pending' one (a transient failure) is.
     const keyOf = (p: DeliverPayload) => attemptKey({ alert_id: p.alertId, step: p.step, user_id: p.userId, channel: p.channel });
-    const attempts = await findAttempts(db, candidates.map(({ p }) => ({ tenant_id: p.tenantId, alert_id: p.alertId, step: p.step, user_id: p.userId, channel: p.channel })));
+    const attempts = known
+      ? new Map<string, AttemptRow>()
+      : await findAttempts(db, candidates.map(({ p }) => ({ tenant_id: p.tenantId, alert_id: p.alertId, step: p.step, user_id: p.userId, channel: p.channel })));
     const open = candidates.flatMap((c) => {
       const row: AttemptRow = attempts.get(keyOf(c.p)) ?? {
         id: timeOrderedId(),
@@ -430,20 +579,25 @@ export function createEscalationEngine(deps: EngineDeps) {
       const pushTargets = c.p.channel === 'push' && prefs.push.enabled ? (targets.get(c.p.userId) ?? []) : [];
       return { ...c, prefs, pushTargets, why: unreachable(c.p, c.alert, prefs, pushTargets), link: null as { token: string; url: string } | null };
     });
-    // A new single-use acknowledge link for each page about to go out, bound to its person and alert.
+    // A new single-use acknowledge link for each page about to go out, bound to its person and alert: signed (nothing
+    // stored until it is used), or a stored random token when the ids cannot be packed into a signed one.
     const ackRows: Parameters<typeof insertAckTokens>[1] = [];
+    const sign = planned.some((c) => !c.why) ? await ackLinkSigner(db) : null;
     for (const c of planned) {
       if (c.why) continue;
-      const token = randomBytes(16).toString('base64url');
-      c.link = { token, url: `${deps.publicUrl()}/ack/${token}` };
       const now = items[c.index].ctx.now;
+      const expiresAt = new Date(now.getTime() + ACK_LINK_TTL_MS);
+      const signed = sign!(c.p.alertId, c.p.userId, expiresAt);
+      const token = signed ?? randomBytes(16).toString('base64url');
+      c.link = { token, url: `${deps.publicUrl()}/ack/${token}` };
+      if (signed) continue;
       ackRows.push({
         token_hash: createHash('sha256').update(token).digest('hex'),
         tenant_id: c.p.tenantId,
         alert_id: c.p.alertId,
         user_id: c.p.userId,
         created_at: now.toISOString(),
-        expires_at: new Date(now.getTime() + ACK_LINK_TTL_MS).toISOString(),
+        expires_at: expiresAt.toISOString(),
       });
     }
     await insertAckTokens(db, ackRows);
@@ -476,12 +630,84 @@ export function createEscalationEngine(deps: EngineDeps) {
         return record('failed', e.message);
       }
     });
-    const written = await writeEach(records, async (trx, list) => {
-      await recordAttempts(trx, list.map((r) => r.attempt));
-      await insertSystemEvents(trx, list.flatMap((r) => (r.event ? [r.event] : [])));
-    });
+    const failed = new Set(records.flatMap((r) => (r.error === null ? [] : [r.index])));
+    const done = finish && records.length ? { ids: finish.jobIds(failed), token: finish.token } : null;
+    const events = (list: PageRecord[]) => list.flatMap((r) => (r.event ? [r.event] : []));
+    // PostgreSQL: the whole batch in one statement when it fits (one round trip); else, or when that fails, a
+    // transaction for the whole batch, then one per page.
+    let atOnce = false;
+    if (records.length) {
+      try {
+        atOnce = await recordOutcomesAtOnce(db, records.map((r) => r.attempt), events(records), done);
+      } catch (err) {
+        // The database is away: every page of the batch runs again later. Another error: written the slower way below.
+        if (isDatabaseUnavailable(err)) {
+          records.forEach((r) => (out[r.index] = err));
+          return out;
+        }
+      }
+    }
+    if (atOnce) finish?.committed();
+    const written = atOnce
+      ? records.map(() => null)
+      : await writeEach(
+          records,
+          async (trx, list) => {
+            await recordAttempts(trx, list.map((r) => r.attempt));
+            await insertSystemEvents(trx, events(list));
+            if (done && list === records) await completeJobs(trx, done.ids, done.token);
+          },
+          undefined,
+          (list) => {
+            if (finish && list === records) finish.committed();
+          },
+        );
     // A page whose outcome could not be recorded stays 'pending': its job runs again (at most one repeat).
     records.forEach((r, i) => (out[r.index] = written[i] ?? r.error));
+    return out;
+  };
+
+  /**
+   * Page batches (the sweeps' deliveries): their pages are delivered as one batch. A batch with a page that failed
+   * (transiently, or its outcome could not be recorded) fails as a whole and is retried with the worker's backoff; its
+   * pages already finished are then skipped (their attempts are read), so only the failed ones go out again, and its
+   * last try records a permanent failure, as a job per page would.
+   */
+  const pageBatches: BatchJobHandler = async (items) => {
+    const hints = items.map(({ job }) => {
+      const hint = freshBatches.get(job.id);
+      freshBatches.delete(job.id);
+      return Number(job.attempts) === 1 ? hint : undefined;
+    });
+    // The sweep's alerts when every batch is fresh from it; otherwise everything is read.
+    const known = hints.every((h) => h !== undefined) ? new Map(hints.flatMap((h) => [...h!])) : null;
+    const pages = items.flatMap(({ job, ctx }, index) => {
+      const list = unpackPages(ctx.payload);
+      return list.map((p) => ({ index, item: { job, ctx: { ...ctx, payload: p as unknown as Record<string, unknown> } } }));
+    });
+    // The batches all of whose pages are done are deleted in the transaction that records their outcomes (one commit
+    // fewer per batch); the worker then has nothing left to do for them.
+    const token = items[0]?.ctx.claim?.token;
+    let done = new Set<number>();
+    let deleted = false;
+    const finish = {
+      jobIds: (failed: Set<number>) => {
+        const failedJobs = new Set([...failed].map((k) => pages[k].index));
+        done = new Set(items.flatMap((_, i) => (failedJobs.has(i) ? [] : [i])));
+        return [...done].map((i) => items[i].job.id);
+      },
+      token: token!,
+      committed: () => void (deleted = true),
+    };
+    const results = await deliveries(
+      pages.map((x) => x.item),
+      known,
+      token ? finish : null,
+    );
+    const out: unknown[] = items.map((_, i) => (deleted && done.has(i) ? DONE_AND_DELETED : null));
+    pages.forEach((x, k) => {
+      if (results[k] !== null && results[k] !== undefined && out[x.index] === null) out[x.index] = results[k];
+    });
     return out;
   };
 
@@ -534,15 +760,37 @@ export function createEscalationEngine(deps: EngineDeps) {
     (batch: BatchJobHandler): JobHandler =>
     async (job, ctx) => {
       const [err] = await batch([{ job, ctx }]);
-      if (err !== null && err !== undefined) throw err;
+      if (err !== null && err !== undefined && err !== DONE_AND_DELETED) throw err;
     };
 
   return {
     startPending,
-    handlers: { [JOB.step]: one(steps), [JOB.overdue]: one(overdues), [JOB.deliver]: one(deliveries) } as Record<string, JobHandler>,
+    checkSteps,
+    checkOverdue,
+    handlers: { [JOB.step]: one(steps), [JOB.overdue]: one(overdues), [JOB.deliver]: one(deliveries), [JOB.pages]: one(pageBatches) } as Record<string, JobHandler>,
     /** Every kind a batch at a time (what the worker uses). */
-    batchHandlers: { [JOB.step]: steps, [JOB.overdue]: overdues, [JOB.deliver]: deliveries } as Record<string, BatchJobHandler>,
+    batchHandlers: { [JOB.step]: steps, [JOB.overdue]: overdues, [JOB.deliver]: (items) => deliveries(items), [JOB.pages]: pageBatches } as Record<string, BatchJobHandler>,
   };
+}
+
+/**
+ * A page batch's payload: its pages grouped by what they share (tenant, step, level, person, channel), each group
+ * listing its alerts, so 500 pages of one level take a few kilobytes, not one object each.
+ */
+type PackedPages = { groups: Array<Omit<DeliverPayload, 'alertId'> & { alertIds: string[] }> };
+
+function packPages(pages: DeliverPayload[]): PackedPages {
+  const groups = groupBy(pages, (p) => `${p.tenantId}|${p.step}|${p.level}|${p.userId}|${p.channel}`);
+  return {
+    groups: [...groups.values()].map((list) => {
+      const { alertId: _, ...shared } = list[0];
+      return { ...shared, alertIds: list.map((p) => p.alertId) };
+    }),
+  };
+}
+
+function unpackPages(payload: Record<string, unknown>): DeliverPayload[] {
+  return ((payload as Partial<PackedPages>).groups ?? []).flatMap(({ alertIds, ...shared }) => alertIds.map((alertId) => ({ ...shared, alertId })));
 }
 
 /** `list` grouped by `key`, in first-seen order. */

@@ -57,7 +57,7 @@ async function paging(app: FastifyInstance, opts: PagingOptions) {
     clock,
     handlers: { ...engine.handlers, [HANDOVER_JOB]: handover.handler },
     batchHandlers: { ...engine.batchHandlers },
-    sweeps: [engine.startPending, handover.sweep],
+    sweeps: [engine.startPending, engine.checkSteps, engine.checkOverdue, handover.sweep],
     log: app.log,
     pollMs: 500,
   });

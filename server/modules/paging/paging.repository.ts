@@ -1,15 +1,16 @@
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
 import type { AckTokensTable, AlertEventsTable, AlertsTable, EscalationPoliciesTable, NotificationAttemptsTable, NotificationPreferencesTable } from '../../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
-import { chunks } from '../../jobs/jobs.repository.ts';
+import { chunks, ROWS_PER_STATEMENT } from '../../jobs/jobs.repository.ts';
+import { bulkInsert, isPostgresDb, pgWriteAtOnce, type BulkInsert } from '../../jobs/bulk-insert.ts';
 import type { PushTarget } from './transports.ts';
 
 /** What the engine reads of an alert. */
 export type PagedAlert = Pick<
   AlertsTable,
   'id' | 'tenant_id' | 'client_id' | 'integration_id' | 'title' | 'description' | 'priority' | 'status' | 'source' | 'created_at' | 'tags'
-> & { escalation_state: string; escalation_level: number; escalation_policy_id: string | null; overdue_at: string | null };
+> & { escalation_state: string; escalation_level: number; escalation_policy_id: string | null; overdue_at: string | null; next_step_at: string | null; overdue_check_at: string | null };
 
 const ALERT_COLUMNS = [
   'id',
@@ -27,6 +28,8 @@ const ALERT_COLUMNS = [
   'escalation_level',
   'escalation_policy_id',
   'overdue_at',
+  'next_step_at',
+  'overdue_check_at',
 ] as const;
 
 /**
@@ -39,6 +42,37 @@ export async function lockPendingAlerts(trx: DB, dialect: Dialect, limit: number
     .select(ALERT_COLUMNS)
     .where(sql.ref('escalation_state'), '=', sql.lit('pending'))
     .orderBy('created_at')
+    .limit(limit)
+    .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
+    .execute();
+  return rows as PagedAlert[];
+}
+
+/**
+ * Alerts whose overdue check is due at `at`, soonest first, locked for this transaction (as `lockPendingAlerts`):
+ * found through the partial index of alerts with a check to come.
+ */
+export async function lockDueOverdueChecks(trx: DB, dialect: Dialect, at: string, limit: number): Promise<PagedAlert[]> {
+  return lockDue(trx, dialect, 'overdue_check_at', at, limit);
+}
+
+/** Alerts whose next escalation level is due at `at`, soonest first, locked for this transaction (as above). */
+export async function lockDueSteps(trx: DB, dialect: Dialect, at: string, limit: number): Promise<PagedAlert[]> {
+  return lockDue(trx, dialect, 'next_step_at', at, limit);
+}
+
+/** Whether any alert's next level or overdue check is due at `at` (one indexed look-up, outside a transaction). */
+export async function anyDue(db: DB, column: 'overdue_check_at' | 'next_step_at', at: string): Promise<boolean> {
+  return (await db.selectFrom('alerts').select('id').where(column, 'is not', null).where(column, '<=', at).limit(1).executeTakeFirst()) !== undefined;
+}
+
+async function lockDue(trx: DB, dialect: Dialect, column: 'overdue_check_at' | 'next_step_at', at: string, limit: number): Promise<PagedAlert[]> {
+  const rows = await trx
+    .selectFrom('alerts')
+    .select(ALERT_COLUMNS)
+    .where(column, 'is not', null)
+    .where(column, '<=', at)
+    .orderBy(column)
     .limit(limit)
     .$if(dialect === 'postgres', (qb) => qb.forUpdate().skipLocked())
     .execute();
@@ -60,7 +94,39 @@ export type EscalationValues = {
   escalation_level?: number;
   escalation_policy_id?: string | null;
   overdue_at?: string;
+  next_step_at?: string | null;
+  overdue_check_at?: string | null;
 };
+
+/** Where an escalation stands after its start: each alert its own values. */
+export interface EscalationStart {
+  id: string;
+  tenantId: string;
+  state: 'running' | 'none' | 'stopped';
+  policyId: string | null;
+  level: number;
+  nextStepAt: string | null;
+  overdueCheckAt: string | null;
+}
+
+/** Many alerts' escalation values, each its own, in one statement per 500 (an update from a list of values). */
+export async function setEscalationEach(db: DB, rows: EscalationStart[]) {
+  for (const part of chunks(rows)) {
+    if (db.getExecutor().adapter instanceof PostgresAdapter) {
+      // One array parameter per column (as bulkInsert), not rows × columns.
+      const col = <T>(f: (r: EscalationStart) => T) => part.map(f);
+      await sql`update alerts set escalation_state = v.state, escalation_policy_id = v.policy_id, escalation_level = v.level, next_step_at = v.step_at, overdue_check_at = v.check_at
+        from unnest(${col((r) => r.id)}::text[], ${col((r) => r.tenantId)}::text[], ${col((r) => r.state)}::text[], ${col((r) => r.policyId)}::text[],
+          ${col((r) => r.level)}::int[], ${col((r) => r.nextStepAt)}::text[], ${col((r) => r.overdueCheckAt)}::text[]) as v(id, tenant_id, state, policy_id, level, step_at, check_at)
+        where alerts.id = v.id and alerts.tenant_id = v.tenant_id`.execute(db);
+      continue;
+    }
+    const values = sql.join(part.map((r) => sql`(${r.id}, ${r.tenantId}, ${r.state}, ${r.policyId}, ${r.level}, ${r.nextStepAt}, ${r.overdueCheckAt})`));
+    await sql`with v(id, tenant_id, state, policy_id, level, step_at, check_at) as (values ${values})
+      update alerts set escalation_state = v.state, escalation_policy_id = v.policy_id, escalation_level = cast(v.level as integer), next_step_at = v.step_at, overdue_check_at = v.check_at
+      from v where alerts.id = v.id and alerts.tenant_id = v.tenant_id`.execute(db);
+  }
+}
 
 /** The same escalation values on many alerts of a tenant (one statement per 500). */
 export async function setEscalationMany(db: DB, tenantId: string, alertIds: string[], values: EscalationValues) {
@@ -78,24 +144,26 @@ export interface SystemEvent {
 
 /** Appends system entries to alerts' timelines (a multi-row insert per 500). */
 export async function insertSystemEvents(db: DB, events: SystemEvent[]) {
-  for (const part of chunks(events))
-    await db
-      .insertInto('alert_events')
-      .values(
-        part.map((e) => ({
-          id: timeOrderedId(),
-          tenant_id: e.tenantId,
-          alert_id: e.alertId,
-          at: e.at,
-          kind: e.kind,
-          actor_type: 'system' as const,
-          actor_id: null,
-          actor_name: e.actorName ?? 'Alertdesk',
-          detail: JSON.stringify(e.detail),
-        })),
-      )
-      .execute();
+  if (events.length === 0) return;
+  await bulkInsert(db, EVENT_INSERT, events.map(eventRow));
 }
+
+const eventRow = (e: SystemEvent): AlertEventsTable => ({
+  id: timeOrderedId(),
+  tenant_id: e.tenantId,
+  alert_id: e.alertId,
+  at: e.at,
+  kind: e.kind,
+  actor_type: 'system',
+  actor_id: null,
+  actor_name: e.actorName ?? 'Alertdesk',
+  detail: JSON.stringify(e.detail),
+});
+
+const EVENT_INSERT: BulkInsert<AlertEventsTable> = {
+  table: 'alert_events',
+  columns: (['id', 'tenant_id', 'alert_id', 'at', 'kind', 'actor_type', 'actor_id', 'actor_name', 'detail'] as const).map((c) => [c, 'text'] as const),
+};
 
 /**
  * The subscribers of each of a batch of new alerts, in one statement per tenant: active members whose profile alert
@@ -180,21 +248,47 @@ export async function findAttempts(db: DB, keys: AttemptKey[]): Promise<Map<stri
  * step, person, channel), updates the row an earlier try left instead (outcome, reason, provider id, tries, time).
  */
 export async function recordAttempts(db: DB, rows: AttemptRow[]) {
-  for (const part of chunks(rows))
-    await db
-      .insertInto('notification_attempts')
-      .values(part)
-      .onConflict((oc) =>
-        oc.columns(['alert_id', 'step', 'user_id', 'channel']).doUpdateSet((eb) => ({
-          outcome: eb.ref('excluded.outcome'),
-          reason: eb.ref('excluded.reason'),
-          provider_id: eb.ref('excluded.provider_id'),
-          tries: eb.ref('excluded.tries'),
-          updated_at: eb.ref('excluded.updated_at'),
-        })),
-      )
-      .execute();
+  await bulkInsert(db, ATTEMPT_INSERT, rows);
 }
+
+/**
+ * PostgreSQL, at most 500 attempts and 500 timeline entries: records them and deletes the finished jobs (by this
+ * claim's token) in one statement, atomic on its own (no transaction needed); false when it cannot (SQLite, more rows).
+ */
+export async function recordOutcomesAtOnce(db: DB, attempts: AttemptRow[], events: SystemEvent[], done: { ids: string[]; token: string } | null): Promise<boolean> {
+  if (!isPostgresDb(db) || attempts.length > ROWS_PER_STATEMENT || events.length > ROWS_PER_STATEMENT) return false;
+  await pgWriteAtOnce(
+    db,
+    [
+      { spec: ATTEMPT_INSERT as BulkInsert<never>, rows: attempts },
+      { spec: EVENT_INSERT as BulkInsert<never>, rows: events.map(eventRow) },
+    ],
+    done && done.ids.length ? { text: (n) => `delete from "jobs" where "lock_token" = $${n} and "id" = any($${n + 1}::text[])`, params: [done.token, done.ids] } : undefined,
+  );
+  return true;
+}
+
+const ATTEMPT_INSERT: BulkInsert<AttemptRow> = {
+  table: 'notification_attempts',
+  columns: [
+    ['id', 'text'],
+    ['tenant_id', 'text'],
+    ['alert_id', 'text'],
+    ['step', 'text'],
+    ['level', 'int'],
+    ['user_id', 'text'],
+    ['channel', 'text'],
+    ['outcome', 'text'],
+    ['reason', 'text'],
+    ['provider_id', 'text'],
+    ['tries', 'int'],
+    ['created_at', 'text'],
+    ['updated_at', 'text'],
+  ],
+  tail:
+    'on conflict ("alert_id", "step", "user_id", "channel") do update set "outcome" = excluded."outcome", "reason" = excluded."reason", ' +
+    '"provider_id" = excluded."provider_id", "tries" = excluded."tries", "updated_at" = excluded."updated_at"',
+};
 
 export async function listAttempts(db: DB, tenantId: string, alertId: string) {
   return db.selectFrom('notification_attempts').selectAll().where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).orderBy('created_at').execute();
@@ -265,6 +359,33 @@ export async function unsafeFindAckToken(db: DB, tokenHash: string) {
     ])
     .where('t.token_hash', '=', tokenHash)
     .executeTakeFirst();
+}
+
+/**
+ * What a signed acknowledge link names (its alert, tenant and person; looked up before we know the tenant: the signed
+ * token is the credential), with when it was used (its hash stored at use), as `unsafeFindAckToken`.
+ */
+export async function unsafeFindSignedAckLink(db: DB, link: { alertId: string; userId: string; expiresAt: Date; tokenHash: string }) {
+  const row = await db
+    .selectFrom('alerts as a')
+    .innerJoin('tenants as n', 'n.id', 'a.tenant_id')
+    .innerJoin('users as u', (j) => j.on('u.id', '=', link.userId))
+    .leftJoin('ack_tokens as t', (j) => j.on('t.token_hash', '=', link.tokenHash))
+    .select(['a.tenant_id', 'a.title', 'a.priority', 'a.status', 'a.source', 'n.name as tenant_name', 'u.display_name', 'u.email', 't.used_at'])
+    .where('a.id', '=', link.alertId)
+    .executeTakeFirst();
+  if (!row) return undefined;
+  return { ...row, token_hash: link.tokenHash, alert_id: link.alertId, user_id: link.userId, expires_at: link.expiresAt.toISOString() };
+}
+
+/** Marks a signed link used, once (its hash stored, unique): false when it was already used (a replayed link). */
+export async function useSignedAckToken(db: DB, row: Pick<AckTokensTable, 'token_hash' | 'tenant_id' | 'alert_id' | 'user_id' | 'expires_at'>, at: string): Promise<boolean> {
+  const r = await db
+    .insertInto('ack_tokens')
+    .values({ token_hash: row.token_hash, tenant_id: row.tenant_id, alert_id: row.alert_id, user_id: row.user_id, expires_at: row.expires_at, created_at: at, used_at: at })
+    .onConflict((oc) => oc.column('token_hash').doNothing())
+    .executeTakeFirst();
+  return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
 /** Marks a token used, once: false when it was already used (a replayed link). */

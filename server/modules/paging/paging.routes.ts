@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody } from '../../../contract/common.ts';
@@ -9,10 +8,9 @@ import { tenantReachability } from './reachability.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { acknowledgeAlertAs } from '../alerts/alerts.service.ts';
-import { unsafeFindAckToken, useAckToken } from './paging.repository.ts';
+import { unsafeFindAckToken, unsafeFindSignedAckLink, useAckToken, useSignedAckToken } from './paging.repository.ts';
+import { ackTokenHash as hash, verifyAckToken } from './ack-links.ts';
 import { listActiveMemberAccounts } from '../members/members.repository.ts';
-
-const hash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /**
  * The acknowledge links of pages (email, SMS, push): no session needed, the single-use token names alert and
@@ -22,10 +20,16 @@ export function registerPagingRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const errors = { 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
+  // A signed link (what pages carry), else a stored token (links sent before signed ones, or for ids not packable).
+  const find = async (token: string) => {
+    const signed = await verifyAckToken(deps.db, token);
+    if (signed) return { signed: true, row: await unsafeFindSignedAckLink(deps.db, { ...signed, tokenHash: hash(token) }) };
+    return { signed: false, row: await unsafeFindAckToken(deps.db, hash(token)) };
+  };
   const load = async (token: string) => {
-    const row = await unsafeFindAckToken(deps.db, hash(token));
+    const { signed, row } = await find(token);
     if (!row || row.expires_at <= new Date().toISOString()) throw notFound(PAGING_MSG.ackLinkInvalid);
-    return row;
+    return { signed, ...row };
   };
 
   r.get(
@@ -57,13 +61,14 @@ export function registerPagingRoutes(app: FastifyInstance, deps: Deps) {
     if (row.status !== 'new') throw conflict(PAGING_MSG.ackAlready(row.status), { status: row.status });
     try {
       const detail = await acknowledgeAlertAs(deps, row.tenant_id, { id: member.id, name: member.display_name || member.email }, row.alert_id, async (trx, at) => {
-        if (!(await useAckToken(trx, tokenHash, at))) throw conflict(PAGING_MSG.ackLinkUsed);
+        const used = row.signed ? await useSignedAckToken(trx, row, at) : await useAckToken(trx, tokenHash, at);
+        if (!used) throw conflict(PAGING_MSG.ackLinkUsed);
       });
       return { alertId: row.alert_id, status: detail.alert.status, message: PAGING_MSG.ackDone };
     } catch (err) {
       // Someone acknowledged it meanwhile (409 with the current status): say so in this page's words.
       if (err instanceof AppError && err.statusCode === 409 && err.message !== PAGING_MSG.ackLinkUsed) {
-        const now = await unsafeFindAckToken(deps.db, tokenHash);
+        const now = (await find(req.params.token)).row;
         throw conflict(PAGING_MSG.ackAlready(now?.status ?? 'acknowledged'), { status: now?.status ?? 'acknowledged' });
       }
       throw err;

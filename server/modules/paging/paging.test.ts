@@ -6,6 +6,7 @@ import { JobWorker } from '../../jobs/job-worker.ts';
 import { listAlertJobs } from '../../jobs/jobs.repository.ts';
 import { listAttempts } from './paging.repository.ts';
 import { DeliveryError } from './transports.ts';
+import { ackLinkSigner } from './ack-links.ts';
 import { fakeTransports } from '../../test/fake-transports.ts';
 
 const MINUTE = 60_000;
@@ -103,10 +104,16 @@ for (const db of testDatabases()) {
       const { owner, second, integration } = await setup();
       const alertId = await trigger(integration.key);
       await advance(0);
-      expect((await listAlertJobs(env.deps.db, owner.tenantId, alertId)).map((j) => j.kind).sort()).toEqual(['escalation.overdue', 'escalation.step']);
+      // Level 2's step and the overdue check are columns of the alert: level 2 after its 5 minutes, the check at the
+      // critical target (15 minutes).
+      const pending = async () => env.deps.db.selectFrom('alerts').select(['created_at', 'next_step_at', 'overdue_check_at']).where('id', '=', alertId).executeTakeFirstOrThrow();
+      const before = await pending();
+      expect(before.next_step_at).toBe(new Date(nowMs + 5 * MINUTE).toISOString());
+      expect(before.overdue_check_at).toBe(new Date(Date.parse(before.created_at) + 15 * MINUTE).toISOString());
+      expect(await listAlertJobs(env.deps.db, owner.tenantId, alertId)).toEqual([]);
       const ack = await owner.agent.post(`/api/tenants/${owner.tenantId}/alerts/${alertId}/acknowledge`);
       expect(ack.statusCode).toBe(200);
-      expect(await listAlertJobs(env.deps.db, owner.tenantId, alertId)).toEqual([]);
+      expect(await pending()).toMatchObject({ next_step_at: null, overdue_check_at: null });
       await advance(60 * MINUTE);
       expect(mailsTo(await emailOf(second.userId))).toHaveLength(0);
       const d = await detail(owner.agent, owner.tenantId, alertId);
@@ -238,8 +245,8 @@ for (const db of testDatabases()) {
     });
 
     it('pages each person once per step when two workers race, and a worker started later catches up on what came due', async () => {
-      const { owner, integration } = await setup();
-      const ownerEmail = await emailOf(owner.userId);
+      const { owner, second, third, integration } = await setup();
+      const [ownerEmail, secondEmail, thirdEmail] = await Promise.all([emailOf(owner.userId), emailOf(second.userId), emailOf(third.userId)]);
       const ids: string[] = [];
       for (let i = 0; i < 20; i++) ids.push(await trigger(integration.key));
       // Nothing ran while "the servers were down"; now three fresh workers start at once: two running batches (on
@@ -252,14 +259,26 @@ for (const db of testDatabases()) {
           clock,
           handlers: engine.handlers,
           ...(batched ? { batchHandlers: engine.batchHandlers } : {}),
-          sweeps: [engine.startPending],
+          sweeps: [engine.startPending, engine.checkSteps, engine.checkOverdue],
           log: console,
           batch: 7,
         });
-      await Promise.all([make(true).runDue(), make(true).runDue(), make(false).runDue()]);
-      const mails = mailsTo(ownerEmail).filter((m) => ids.some((id) => m.text.includes(id)));
-      expect(mails).toHaveLength(20);
-      expect(new Set(mails.map((m) => m.text)).size).toBe(20);
+      const race = () => Promise.all([make(true).runDue(), make(true).runDue(), make(false).runDue()]);
+      const pagesTo = (email: string) => {
+        const mails = mailsTo(email).filter((m) => ids.some((id) => m.text.includes(id)));
+        return { count: mails.length, distinct: new Set(mails.map((m) => m.text)).size };
+      };
+      await race();
+      expect(pagesTo(ownerEmail)).toEqual({ count: 20, distinct: 20 });
+      // The servers were down again while level 2 came due (5 minutes), then level 3 and the overdue check (15).
+      nowMs += 5 * MINUTE;
+      await race();
+      expect(pagesTo(secondEmail)).toEqual({ count: 20, distinct: 20 });
+      nowMs += 30 * MINUTE;
+      await race();
+      // Level 3 once, and once more as the overdue repeat of the level paged last.
+      expect(pagesTo(thirdEmail)).toEqual({ count: 40, distinct: 20 });
+      expect(pagesTo(ownerEmail).count).toBe(20);
     });
 
     it('retries a failing delivery of a batch alone: the other pages of the batch are sent and recorded once', async () => {
@@ -276,8 +295,11 @@ for (const db of testDatabases()) {
       expect((await attempts()).filter(([, outcome]) => outcome === 'sent')).toHaveLength(2);
       expect(failed[2]).toBe(1);
       const failedId = failed[0] as string;
-      expect((await listAlertJobs(env.deps.db, owner.tenantId, failedId)).filter((j) => j.kind === 'page.deliver')).toHaveLength(1);
-      for (const id of ids.filter((i) => i !== failedId)) expect((await listAlertJobs(env.deps.db, owner.tenantId, id)).filter((j) => j.kind === 'page.deliver')).toEqual([]);
+      // The sweep's pages were one 'escalation.pages' job: it waits for its retry (the finished pages are skipped then).
+      const batches = await env.deps.db.selectFrom('jobs').select(['payload', 'attempts']).where('kind', '=', 'escalation.pages').execute();
+      expect(batches).toHaveLength(1);
+      expect((JSON.parse(batches[0].payload) as { groups: Array<{ alertIds: string[] }> }).groups.flatMap((g) => g.alertIds).sort()).toEqual([...ids].sort());
+      for (const id of ids) expect((await listAlertJobs(env.deps.db, owner.tenantId, id)).filter((j) => j.kind === 'page.deliver')).toEqual([]);
       // After the backoff only the failed page goes out again.
       await advance(5_000);
       expect(mine()).toHaveLength(3);
@@ -384,6 +406,39 @@ for (const db of testDatabases()) {
       expect(forged.json().error.message).toBe('This acknowledge link is invalid or has expired.');
       const crossSite = await env.app.inject({ method: 'POST', url: `/api/ack/${token}`, headers: { origin: 'https://evil.example' } });
       expect(crossSite.statusCode).toBe(403);
+    });
+
+    it('signs acknowledge links: nothing is stored per page; a link altered, expired, or for someone no longer a member does not acknowledge', async () => {
+      const { owner, second, integration } = await setup();
+      const ownerEmail = await emailOf(owner.userId);
+      const alertId = await trigger(integration.key);
+      await advance(0);
+      const token = /\/ack\/([A-Za-z0-9_-]+)/.exec(mailsTo(ownerEmail).find((m) => m.text.includes(alertId))!.text)![1];
+      expect(token).toHaveLength(64);
+      expect(await env.deps.db.selectFrom('ack_tokens').select('token_hash').where('alert_id', '=', alertId).execute()).toEqual([]);
+      const post = (t: string) => env.app.inject({ method: 'POST', url: `/api/ack/${t}`, headers: { origin: 'http://localhost:3000' } });
+      // Another person's link for the same alert cannot be made from this one: any changed character breaks the signature.
+      const raw = Buffer.from(token, 'base64url');
+      raw[20] ^= 1;
+      const altered = await post(raw.toString('base64url'));
+      expect(altered.statusCode).toBe(404);
+      expect(altered.json().error.message).toBe('This acknowledge link is invalid or has expired.');
+      // A correctly signed link past its expiry, and one for a person who left the organization.
+      const sign = await ackLinkSigner(env.deps.db);
+      const expired = await post(sign(alertId, owner.userId, new Date(Date.now() - 1000))!);
+      expect(expired.statusCode).toBe(404);
+      const stranger = await registerOwner(env.app);
+      const notMember = await post(sign(alertId, stranger.userId, new Date(Date.now() + 3_600_000))!);
+      expect(notMember.statusCode).toBe(403);
+      expect(notMember.json().error.message).toBe('You are no longer a member of this organization.');
+      expect((await detail(owner.agent, owner.tenantId, alertId)).alert.status).toBe('new');
+      // Another member's own link works once; its use is what is stored.
+      const theirs = sign(alertId, second.userId, new Date(Date.now() + 3_600_000))!;
+      expect((await post(theirs)).statusCode).toBe(200);
+      expect((await detail(owner.agent, owner.tenantId, alertId)).alert.acknowledgedBy).toBe(second.userId);
+      expect((await env.app.inject({ method: 'GET', url: `/api/ack/${theirs}` })).json()).toMatchObject({ usable: false, status: 'acknowledged' });
+      expect((await post(theirs)).json().error.message).toBe('This acknowledge link was already used.');
+      expect(await env.deps.db.selectFrom('ack_tokens').select('user_id').where('alert_id', '=', alertId).execute()).toEqual([{ user_id: second.userId }]);
     });
 
     it('tells owners and admins by which channels each member can be paged now; others get 403, strangers 404', async () => {

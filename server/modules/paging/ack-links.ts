@@ -1,0 +1,74 @@
+import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { DB } from '../../db/database.ts';
+import { findServerKey, saveServerKey } from './paging.repository.ts';
+
+/**
+ * Signed acknowledge links (issue 11): nothing is stored when a page goes out. A token carries the alert, the person
+ * and its expiry, signed with HMAC-SHA-256 under a key generated once and kept in server_keys (every instance uses the
+ * same). It is single-use at USE time: the acknowledgement stores the used token's hash (unique) in its own
+ * transaction, so a replayed link finds it there.
+ *
+ * Layout (48 bytes, 64 base64url characters): alert id (16 bytes), person id (16), expiry (seconds since the epoch,
+ * uint32), the first 12 bytes of the HMAC over the 36 before. Ids that are not UUIDs cannot be packed: such a page
+ * gets a stored random token instead (the older kind of link, which keeps working).
+ */
+const KEY_NAME = 'ack-link-hmac';
+const MAC_BYTES = 12;
+const BODY_BYTES = 36;
+export const SIGNED_TOKEN_LENGTH = 64;
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const packUuid = (id: string) => Buffer.from(id.replaceAll('-', ''), 'hex');
+const unpackUuid = (b: Buffer) => {
+  const h = b.toString('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
+};
+
+export const ackTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
+
+/** The key of each database, read (or generated and stored, first instance wins) once per process. */
+const keys = new WeakMap<DB, Promise<Buffer>>();
+function keyOf(db: DB): Promise<Buffer> {
+  let key = keys.get(db);
+  if (!key) {
+    key = (async () => {
+      const stored = (await findServerKey(db, KEY_NAME)) ?? (await saveServerKey(db, KEY_NAME, randomBytes(32).toString('base64url'), new Date().toISOString()));
+      return Buffer.from(stored, 'base64url');
+    })();
+    // A failed read (database away) is tried again next time.
+    key.catch(() => keys.delete(db));
+    keys.set(db, key);
+  }
+  return key;
+}
+
+export interface AckLinkClaims {
+  alertId: string;
+  userId: string;
+  expiresAt: Date;
+}
+
+/** Makes signed tokens with the database's key (read once); `sign` returns null for ids that are not UUIDs. */
+export async function ackLinkSigner(db: DB) {
+  const key = await keyOf(db);
+  return (alertId: string, userId: string, expiresAt: Date): string | null => {
+    if (!UUID.test(alertId) || !UUID.test(userId)) return null;
+    const body = Buffer.allocUnsafe(BODY_BYTES);
+    packUuid(alertId).copy(body, 0);
+    packUuid(userId).copy(body, 16);
+    body.writeUInt32BE(Math.min(0xffffffff, Math.floor(expiresAt.getTime() / 1000)), 32);
+    const mac = createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
+    return Buffer.concat([body, mac]).toString('base64url');
+  };
+}
+
+/** What a signed token says, or null when it is not one of ours (wrong shape or signature). Expiry is the caller's. */
+export async function verifyAckToken(db: DB, token: string): Promise<AckLinkClaims | null> {
+  if (token.length !== SIGNED_TOKEN_LENGTH) return null;
+  const raw = Buffer.from(token, 'base64url');
+  if (raw.length !== BODY_BYTES + MAC_BYTES || raw.toString('base64url') !== token) return null;
+  const body = raw.subarray(0, BODY_BYTES);
+  const mac = createHmac('sha256', await keyOf(db)).update(body).digest().subarray(0, MAC_BYTES);
+  if (!timingSafeEqual(mac, raw.subarray(BODY_BYTES))) return null;
+  return { alertId: unpackUuid(body.subarray(0, 16)), userId: unpackUuid(body.subarray(16, 32)), expiresAt: new Date(body.readUInt32BE(32) * 1000) };
+}
