@@ -108,7 +108,9 @@ async function run(target: BenchTarget) {
     await deps.db.updateTable('tenants').set({ max_clients: CLIENTS + 10 }).execute();
     let t0 = performance.now();
     const clientIds = await seed(deps.db, tenantId, userId);
-    if (target.name === 'postgres') await sql`analyze`.execute(deps.db);
+    // A database in steady state: statistics gathered and, on PostgreSQL, the bulk load vacuumed (else autovacuum
+    // starts on the million new rows in the middle of the measurement, and index-only scans still visit the table).
+    if (target.name === 'postgres') await sql`vacuum (analyze) alerts, clients`.execute(deps.db);
     else await sql`analyze`.execute(deps.db);
     console.log(`${target.name}: seeded ${CLIENTS} clients and ${ALERTS.toLocaleString('en')} alerts (${ACTIVE} open) in ${((performance.now() - t0) / 1000).toFixed(0)} s`);
 
