@@ -253,19 +253,26 @@ export function createEscalationEngine(deps: EngineDeps) {
   }
 
   /**
-   * Fires the next level of up to 500 escalations whose `next_step_at` is due, in one transaction (returns how many it
-   * took): the policy is read as it is now, the level pages its people (deliveries go out right after the commit, on
-   * this worker), the alert's level and the level after it are set. An escalation that has stopped (acknowledged,
-   * resolved, closed, its policy deleted) has its step cleared instead.
+   * One sweep of the escalation work kept on the alerts themselves (`column`: the next level or the overdue check),
+   * in one transaction (returns how many alerts it took, and those it acted on): up to 500 alerts whose `column` is
+   * due are locked; one whose escalation is no longer `live` (acknowledged, resolved, closed), or whose policy is
+   * gone, has `column` cleared (a deleted policy stops the escalations it governed); every other one goes to `act`
+   * with its policy as it is now, which fires what it must and says what to set. Alerts given the same values are
+   * written by one statement per tenant. The deliveries fired go out right after the commit, on this worker.
    */
-  async function checkSteps(now: Date, claim?: WorkerClaim): Promise<number> {
+  async function sweepDue(
+    now: Date,
+    claim: WorkerClaim | undefined,
+    column: 'next_step_at' | 'overdue_check_at',
+    live: (a: PagedAlert) => boolean,
+    act: (alert: PagedAlert, policy: EscalationPolicy, peopleOf: ReturnType<typeof peopleReader>) => Promise<{ values: EscalationValues; events: SystemEvent[]; jobs: NewJob[] }>,
+  ): Promise<{ found: number; acted: PagedAlert[] }> {
     const at = now.toISOString();
     // Every pass of every worker asks: one look-up when nothing is due, no transaction.
-    if (!(await anyDue(db, 'next_step_at', at))) return 0;
-    const { found, claimed, fired } = await db.transaction().execute(async (trx) => {
-      const alerts = await lockDueSteps(trx, dialect, at, START_BATCH);
-      if (alerts.length === 0) return { found: 0, claimed: [], fired: [] as PagedAlert[] };
-      const live = (a: PagedAlert) => a.status === 'new' && a.escalation_state === 'running' && a.escalation_policy_id !== null && a.escalation_level < 3;
+    if (!(await anyDue(db, column, at))) return { found: 0, acted: [] };
+    const { found, claimed, acted } = await db.transaction().execute(async (trx) => {
+      const alerts = await (column === 'next_step_at' ? lockDueSteps : lockDueOverdueChecks)(trx, dialect, at, START_BATCH);
+      if (alerts.length === 0) return { found: 0, claimed: [], acted: [] as PagedAlert[] };
       const rows = await findPoliciesByIds(trx, alerts.filter(live).map((a) => a.escalation_policy_id!));
       const policies = new Map<string, EscalationPolicy>();
       const peopleOf = peopleReader(trx);
@@ -276,74 +283,62 @@ export function createEscalationEngine(deps: EngineDeps) {
       };
       const events: SystemEvent[] = [];
       const jobs: NewJob[] = [];
-      const fired: PagedAlert[] = [];
+      const acted: PagedAlert[] = [];
       for (const alert of alerts) {
         const row = live(alert) ? rows.get(alert.escalation_policy_id!) : undefined;
         if (!row || row.tenant_id !== alert.tenant_id) {
-          // A deleted policy stops the escalations it governed.
-          set(alert.tenant_id, live(alert) ? { escalation_state: 'stopped', next_step_at: null } : { next_step_at: null }, alert.id);
+          const cleared: EscalationValues = { [column]: null };
+          set(alert.tenant_id, live(alert) ? { ...cleared, escalation_state: 'stopped' } : cleared, alert.id);
           continue;
         }
         const policy = policies.get(row.id) ?? policies.set(row.id, toPolicy(row)).get(row.id)!;
-        const level = alert.escalation_level + 1;
-        const step = await fire(peopleOf, alert, policy, level, false, now);
-        set(alert.tenant_id, { escalation_level: level, next_step_at: step.nextAt?.toISOString() ?? null }, alert.id);
-        events.push(step.event);
-        jobs.push(...step.jobs);
-        fired.push(alert);
+        const done = await act(alert, policy, peopleOf);
+        set(alert.tenant_id, done.values, alert.id);
+        events.push(...done.events);
+        jobs.push(...done.jobs);
+        acted.push(alert);
       }
       for (const u of sets.values()) await setEscalationMany(trx, u.tenantId, u.ids, u.values);
       await insertSystemEvents(trx, events);
-      return { found: alerts.length, claimed: (await insertJobs(trx, batchPages(jobs, now), now, claim ?? null)).claimed, fired };
+      return { found: alerts.length, claimed: (await insertJobs(trx, batchPages(jobs, now), now, claim ?? null)).claimed, acted };
     });
-    adoptPages(claim, claimed, fired);
+    adoptPages(claim, claimed, acted);
+    return { found, acted };
+  }
+
+  const running = (a: PagedAlert) => a.status === 'new' && a.escalation_state === 'running' && a.escalation_policy_id !== null;
+
+  /**
+   * Fires the next level of up to 500 escalations whose `next_step_at` is due (returns how many it took): the policy
+   * is read as it is now, the level pages its people, the alert's level and the level after it are set.
+   */
+  async function checkSteps(now: Date, claim?: WorkerClaim): Promise<number> {
+    const live = (a: PagedAlert) => running(a) && a.escalation_level < 3;
+    const { found } = await sweepDue(now, claim, 'next_step_at', live, async (alert, policy, peopleOf) => {
+      const level = alert.escalation_level + 1;
+      const step = await fire(peopleOf, alert, policy, level, false, now);
+      return { values: { escalation_level: level, next_step_at: step.nextAt?.toISOString() ?? null }, events: [step.event], jobs: step.jobs };
+    });
     return found;
   }
 
   /**
-   * Runs up to 500 due overdue checks in one transaction (returns how many it took): an alert still unacknowledged
-   * past its priority's target is marked overdue (timeline entry) and the level paged last is paged once more (level 1
-   * if none was paged yet), firing right there as a step would (reading the policy now); its deliveries go out right
-   * after the commit. The check of an escalation that has stopped is cleared (a deleted policy stops it).
+   * Runs up to 500 due overdue checks (returns how many it took): an alert still unacknowledged past its priority's
+   * target is marked overdue (timeline entry) and the level paged last is paged once more (level 1 if none was paged
+   * yet), firing right there as a step would (reading the policy now).
    */
   async function checkOverdue(now: Date, claim?: WorkerClaim): Promise<number> {
     const at = now.toISOString();
-    if (!(await anyDue(db, 'overdue_check_at', at))) return 0;
-    const { found, claimed, overdue } = await db.transaction().execute(async (trx) => {
-      const alerts = await lockDueOverdueChecks(trx, dialect, at, START_BATCH);
-      if (alerts.length === 0) return { found: 0, claimed: [], overdue: [] as PagedAlert[] };
-      const live = (a: PagedAlert) => a.status === 'new' && a.escalation_state === 'running' && a.escalation_policy_id !== null;
-      const rows = await findPoliciesByIds(trx, alerts.filter(live).map((a) => a.escalation_policy_id!));
-      const policies = new Map<string, EscalationPolicy>();
-      const peopleOf = peopleReader(trx);
-      const clear = new Map<string, { tenantId: string; values: EscalationValues; ids: string[] }>();
-      const set = (tenantId: string, values: EscalationValues, id: string) => {
-        const key = `${tenantId}|${JSON.stringify(values)}`;
-        (clear.get(key) ?? clear.set(key, { tenantId, values, ids: [] }).get(key)!).ids.push(id);
+    const { found, acted } = await sweepDue(now, claim, 'overdue_check_at', running, async (alert, policy, peopleOf) => {
+      const repeat = await fire(peopleOf, alert, policy, Math.max(1, alert.escalation_level), true, now);
+      const minutes = Math.round((Date.parse(alert.overdue_check_at!) - Date.parse(alert.created_at)) / MINUTE);
+      return {
+        values: { overdue_at: at, overdue_check_at: null },
+        events: [{ tenantId: alert.tenant_id, alertId: alert.id, at, kind: 'overdue', detail: { minutes } }, repeat.event],
+        jobs: repeat.jobs,
       };
-      const events: SystemEvent[] = [];
-      const jobs: NewJob[] = [];
-      const overdue: PagedAlert[] = [];
-      for (const alert of alerts) {
-        const row = live(alert) ? rows.get(alert.escalation_policy_id!) : undefined;
-        if (!row || row.tenant_id !== alert.tenant_id) {
-          set(alert.tenant_id, live(alert) ? { escalation_state: 'stopped', overdue_check_at: null } : { overdue_check_at: null }, alert.id);
-          continue;
-        }
-        const policy = policies.get(row.id) ?? policies.set(row.id, toPolicy(row)).get(row.id)!;
-        const repeat = await fire(peopleOf, alert, policy, Math.max(1, alert.escalation_level), true, now);
-        set(alert.tenant_id, { overdue_at: at, overdue_check_at: null }, alert.id);
-        const minutes = Math.round((Date.parse(alert.overdue_check_at!) - Date.parse(alert.created_at)) / MINUTE);
-        events.push({ tenantId: alert.tenant_id, alertId: alert.id, at, kind: 'overdue', detail: { minutes } }, repeat.event);
-        jobs.push(...repeat.jobs);
-        overdue.push(alert);
-      }
-      for (const u of clear.values()) await setEscalationMany(trx, u.tenantId, u.ids, u.values);
-      await insertSystemEvents(trx, events);
-      return { found: alerts.length, claimed: (await insertJobs(trx, batchPages(jobs, now), now, claim ?? null)).claimed, overdue };
     });
-    adoptPages(claim, claimed, overdue);
-    for (const a of overdue) deps.bus.publish(a.tenant_id, { kind: 'updated', id: a.id, status: 'new', priority: a.priority, dedupKey: null, updatedAt: at });
+    for (const a of acted) deps.bus.publish(a.tenant_id, { kind: 'updated', id: a.id, status: 'new', priority: a.priority, dedupKey: null, updatedAt: at });
     return found;
   }
 
