@@ -18,11 +18,23 @@ export interface BulkInsert<R> {
   tail?: string;
 }
 
-/** As `ROWS_PER_STATEMENT` of jobs.repository.ts: 500 rows of our widest tables stay far below SQLite's 32766 parameters. */
-const ROWS_PER_STATEMENT = 500;
+/**
+ * Rows per multi-row statement: far below both databases' limits on bound parameters (SQLite 32766, PostgreSQL
+ * 65535) for the widest row we write, and small enough that one statement stays cheap to build.
+ */
+export const ROWS_PER_STATEMENT = 500;
+
+/** `list` in slices of at most `size` (one statement each). */
+export function chunks<T>(list: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
+  const out: T[][] = [];
+  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
+  return out;
+}
 
 const texts = new Map<string, string>();
-const isPostgres = (db: DB) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/** Whether `db` talks to PostgreSQL (the bulk statements differ by dialect). */
+export const isPostgres = (db: DB) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 function textOf(spec: BulkInsert<never>, postgres: boolean, rows: number): string {
   const key = `${spec.table}|${spec.tail ?? ''}|${postgres ? 'pg' : rows}`;
@@ -45,8 +57,7 @@ export async function bulkInsert<R extends object>(db: DB, spec: BulkInsert<R>, 
   const postgres = isPostgres(db);
   const out: Array<Record<string, unknown>> = [];
   let written = 0;
-  for (let i = 0; i < rows.length; i += ROWS_PER_STATEMENT) {
-    const part = rows.slice(i, i + ROWS_PER_STATEMENT);
+  for (const part of chunks(rows)) {
     const params: unknown[] = [];
     if (postgres) for (const [c] of spec.columns) params.push(part.map((r) => (r as Record<string, unknown>)[c] ?? null));
     else for (const r of part) for (const [c] of spec.columns) params.push((r as Record<string, unknown>)[c] ?? null);
@@ -82,4 +93,3 @@ export async function pgWriteAtOnce(db: DB, inserts: Array<{ spec: BulkInsert<ne
   await db.executeQuery(CompiledQuery.raw(`${ctes.length ? `with ${ctes.join(', ')} ` : ''}${main}`, params));
 }
 
-export const isPostgresDb = isPostgres;

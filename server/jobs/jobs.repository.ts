@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DB, Dialect } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../lib/ids.ts';
-import { bulkInsert, type BulkInsert } from './bulk-insert.ts';
+import { bulkInsert, chunks, type BulkInsert } from './bulk-insert.ts';
 
 /** A job to schedule: `uniqueKey` makes scheduling idempotent (a second enqueue with the same key does nothing). */
 export interface NewJob {
@@ -24,19 +24,6 @@ export interface NewJob {
 export interface JobClaim {
   token: string;
   leaseUntil: Date;
-}
-
-/**
- * Rows per multi-row statement: far below both databases' limits on bound parameters (SQLite 32766, PostgreSQL
- * 65535) for the widest row we write (12 columns), and small enough that one statement stays cheap to build.
- */
-export const ROWS_PER_STATEMENT = 500;
-
-/** `list` in slices of at most `size` (one statement each). */
-export function chunks<T>(list: readonly T[], size = ROWS_PER_STATEMENT): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < list.length; i += size) out.push(list.slice(i, i + size));
-  return out;
 }
 
 /** Schedules jobs (on the pool or inside the caller's transaction), a multi-row insert per 500; returns how many were new. */

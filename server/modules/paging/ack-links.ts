@@ -1,4 +1,4 @@
-import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
 import { findServerKey, saveServerKey } from './paging.repository.ts';
 
@@ -23,8 +23,6 @@ const unpackUuid = (b: Buffer) => {
   const h = b.toString('hex');
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 };
-
-export const ackTokenHash = (token: string) => createHash('sha256').update(token).digest('hex');
 
 /** The key of each database, read (or generated and stored, first instance wins) once per process. */
 const keys = new WeakMap<DB, Promise<Buffer>>();

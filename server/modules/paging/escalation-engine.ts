@@ -1,4 +1,6 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
+import { hashToken } from '../../lib/tokens.ts';
+import { chunks } from '../../jobs/bulk-insert.ts';
 import type { DB, Dialect } from '../../db/database.ts';
 import { isDatabaseUnavailable, parseJson } from '../../db/database.ts';
 import type { AlertPriority } from '../../../contract/alerts.ts';
@@ -8,7 +10,7 @@ import { PAGING_MSG } from '../../../contract/paging.ts';
 import { DONE_AND_DELETED, type BatchJobHandler, type JobHandler, type WorkerClaim } from '../../jobs/job-worker.ts';
 import type { JobsTable } from '../../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
-import { chunks, completeJobs, insertJobs, type NewJob } from '../../jobs/jobs.repository.ts';
+import { completeJobs, insertJobs, type NewJob } from '../../jobs/jobs.repository.ts';
 import type { AlertBus } from '../alerts/alert-bus.ts';
 import { toPolicy } from '../escalation/escalation-policies.repository.ts';
 import { policyForAlert } from '../escalation/escalation-policies.service.ts';
@@ -587,7 +589,7 @@ export function createEscalationEngine(deps: EngineDeps) {
       c.link = { token, url: `${deps.publicUrl()}/ack/${token}` };
       if (signed) continue;
       ackRows.push({
-        token_hash: createHash('sha256').update(token).digest('hex'),
+        token_hash: hashToken(token),
         tenant_id: c.p.tenantId,
         alert_id: c.p.alertId,
         user_id: c.p.userId,

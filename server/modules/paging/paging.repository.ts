@@ -1,9 +1,8 @@
-import { PostgresAdapter, sql } from 'kysely';
+import { sql } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
 import type { AckTokensTable, AlertEventsTable, AlertsTable, EscalationPoliciesTable, NotificationAttemptsTable, NotificationPreferencesTable } from '../../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
-import { chunks, ROWS_PER_STATEMENT } from '../../jobs/jobs.repository.ts';
-import { bulkInsert, isPostgresDb, pgWriteAtOnce, type BulkInsert } from '../../jobs/bulk-insert.ts';
+import { bulkInsert, chunks, isPostgres, pgWriteAtOnce, ROWS_PER_STATEMENT, type BulkInsert } from '../../jobs/bulk-insert.ts';
 import type { PushTarget } from './transports.ts';
 
 /** What the engine reads of an alert. */
@@ -112,7 +111,7 @@ export interface EscalationStart {
 /** Many alerts' escalation values, each its own, in one statement per 500 (an update from a list of values). */
 export async function setEscalationEach(db: DB, rows: EscalationStart[]) {
   for (const part of chunks(rows)) {
-    if (db.getExecutor().adapter instanceof PostgresAdapter) {
+    if (isPostgres(db)) {
       // One array parameter per column (as bulkInsert), not rows × columns.
       const col = <T>(f: (r: EscalationStart) => T) => part.map(f);
       await sql`update alerts set escalation_state = v.state, escalation_policy_id = v.policy_id, escalation_level = v.level, next_step_at = v.step_at, overdue_check_at = v.check_at
@@ -256,7 +255,7 @@ export async function recordAttempts(db: DB, rows: AttemptRow[]) {
  * claim's token) in one statement, atomic on its own (no transaction needed); false when it cannot (SQLite, more rows).
  */
 export async function recordOutcomesAtOnce(db: DB, attempts: AttemptRow[], events: SystemEvent[], done: { ids: string[]; token: string } | null): Promise<boolean> {
-  if (!isPostgresDb(db) || attempts.length > ROWS_PER_STATEMENT || events.length > ROWS_PER_STATEMENT) return false;
+  if (!isPostgres(db) || attempts.length > ROWS_PER_STATEMENT || events.length > ROWS_PER_STATEMENT) return false;
   await pgWriteAtOnce(
     db,
     [

@@ -9,7 +9,8 @@ import type { Deps } from '../../deps.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { acknowledgeAlertAs } from '../alerts/alerts.service.ts';
 import { unsafeFindAckToken, unsafeFindSignedAckLink, useAckToken, useSignedAckToken } from './paging.repository.ts';
-import { ackTokenHash as hash, verifyAckToken } from './ack-links.ts';
+import { verifyAckToken } from './ack-links.ts';
+import { hashToken as hash } from '../../lib/tokens.ts';
 import { listActiveMemberAccounts } from '../members/members.repository.ts';
 
 /**

@@ -58,6 +58,9 @@ export const refusalReason = (error: unknown): string | null =>
 /** Field errors the server attached to a 400/409, keyed by field name. */
 export const serverFieldErrors = (error: unknown): Record<string, string> => (error instanceof ApiError ? error.fields : {});
 
+/** How long a failed load waits before its one more try (retryLoad). */
+export const RETRY_DELAY_MS = 500;
+
 /**
  * Whether a failed load is worth one more try: a network failure or a server error may pass (a restart, a moment
  * without the database); a refusal (404 missing, 403, 400) will not, so it shows at once.

@@ -1,5 +1,5 @@
 import { QueryClient } from '@tanstack/react-query';
-import { retryLoad } from './api.ts';
+import { RETRY_DELAY_MS, retryLoad } from './api.ts';
 
 /**
  * The one query cache of the page: the router's loaders prefetch into it, the pages read from it. A failed load is
@@ -7,5 +7,5 @@ import { retryLoad } from './api.ts';
  * of retrying for eight (retryLoad, api.ts).
  */
 export const queryClient = new QueryClient({
-  defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 15_000, retry: retryLoad, retryDelay: 500 } },
+  defaultOptions: { queries: { refetchOnWindowFocus: false, staleTime: 15_000, retry: retryLoad, retryDelay: RETRY_DELAY_MS } },
 });

@@ -1,19 +1,19 @@
 import { useEffect, useState } from 'react';
 import type { PricingPlan, PricingSettings } from '../../../../../contract/pricing.ts';
-import { retryLoad } from '../../../lib/api.ts';
+import { RETRY_DELAY_MS, retryLoad } from '../../../lib/api.ts';
 import { fetchPricingSettings, fetchPublicPlans } from '../../../lib/pricing-api.ts';
 
 /** A finished load: its data, or that it failed. */
 export type Loaded<T> = { ok: true; data: T } | { ok: false };
 
-/** One load, tried once more after half a second when that may help (the app's queries do the same: retryLoad). */
+/** One load, tried once more after RETRY_DELAY_MS when that may help (the app's queries do the same: retryLoad). */
 async function load<T>(fetcher: () => Promise<T>): Promise<Loaded<T>> {
   for (let failures = 0; ; failures++) {
     try {
       return { ok: true, data: await fetcher() };
     } catch (error) {
       if (!retryLoad(failures, error)) return { ok: false };
-      await new Promise((resolve) => setTimeout(resolve, 500));
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
     }
   }
 }
