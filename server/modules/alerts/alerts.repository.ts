@@ -294,8 +294,20 @@ export async function listNotes(db: DB, tenantId: string, alertId: string) {
   return db.selectFrom('alert_notes').selectAll().where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).orderBy('created_at').orderBy('id').execute();
 }
 
+/**
+ * The alert's stored timeline entries. Pages are read from their attempts (`listPageOutcomes`) and the overdue mark
+ * from the alert's overdue_at; entries of those kinds stored by earlier versions are left out (they say the same).
+ */
 export async function listEvents(db: DB, tenantId: string, alertId: string) {
-  return db.selectFrom('alert_events').selectAll().where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).orderBy('at').orderBy('id').execute();
+  return db
+    .selectFrom('alert_events')
+    .selectAll()
+    .where('tenant_id', '=', tenantId)
+    .where('alert_id', '=', alertId)
+    .where('kind', 'not in', ['paged', 'overdue'])
+    .orderBy('at')
+    .orderBy('id')
+    .execute();
 }
 
 export async function insertNote(db: DB, row: AlertNotesTable) {

@@ -8,6 +8,7 @@ import type { AlertEventsTable } from '../../db/schema.ts';
 import type { AlertBus } from './alert-bus.ts';
 import { ACTION_FROM } from './alerts.policy.ts';
 import { cancelAlertJobs } from '../../jobs/jobs.repository.ts';
+import { listPageOutcomes } from '../paging/paging.repository.ts';
 import {
   findAlert,
   findAlertStatus,
@@ -33,11 +34,16 @@ const actorOf = (ctx: TenantContext) => ({ id: ctx.user.id, name: ctx.user.displ
 export async function getAlertDetail(db: DB, tenantId: string, alertId: string): Promise<AlertDetail> {
   const row = await findAlert(db, tenantId, alertId);
   if (!row) throw notFound(ALERT_MSG.alertNotFound);
-  const [notes, events] = await Promise.all([listNotes(db, tenantId, alertId), listEvents(db, tenantId, alertId)]);
-  return presentDetail(row, notes, events);
+  const [notes, events, pages] = await Promise.all([listNotes(db, tenantId, alertId), listEvents(db, tenantId, alertId), listPageOutcomes(db, tenantId, alertId)]);
+  return presentDetail(row, notes, events, pages);
 }
 
-function presentDetail(row: AlertRow, notes: Awaited<ReturnType<typeof listNotes>>, events: Awaited<ReturnType<typeof listEvents>>): AlertDetail {
+function presentDetail(
+  row: AlertRow,
+  notes: Awaited<ReturnType<typeof listNotes>>,
+  events: Awaited<ReturnType<typeof listEvents>>,
+  pages: Awaited<ReturnType<typeof listPageOutcomes>>,
+): AlertDetail {
   const alert = toAlert(row);
   const creator = row.integration_name ? row.integration_name : row.source;
   const timeline: TimelineEntry[] = [
@@ -63,8 +69,33 @@ function presentDetail(row: AlertRow, notes: Awaited<ReturnType<typeof listNotes
       detail: { occurrences: alert.occurrences },
     });
   }
+  // Past its priority's acknowledgement target unacknowledged (set once, by the escalation's overdue check): the
+  // minutes are those from opening to the check, the target (or more if the check ran late, after a restart).
+  if (row.overdue_at) {
+    timeline.push({
+      id: `${row.id}:overdue`,
+      at: row.overdue_at,
+      kind: 'overdue',
+      actorType: 'system',
+      actorId: null,
+      actorName: 'Alertdesk',
+      detail: { minutes: Math.round((Date.parse(row.overdue_at) - Date.parse(row.created_at)) / 60_000) },
+    });
+  }
   for (const e of events) {
     timeline.push({ id: e.id, at: e.at, kind: e.kind, actorType: e.actor_type, actorId: e.actor_id, actorName: e.actor_name, detail: parseJson(e.detail, {}) });
+  }
+  // Each page's outcome, from its attempt row (the record of what was sent to whom).
+  for (const p of pages) {
+    timeline.push({
+      id: p.id,
+      at: p.updated_at,
+      kind: 'paged',
+      actorType: 'system',
+      actorId: null,
+      actorName: 'Alertdesk',
+      detail: { channel: p.channel, outcome: p.outcome, reason: p.reason, level: p.level === null ? null : Number(p.level), step: p.step, userId: p.user_id, userName: p.display_name || p.email || 'Unknown User' },
+    });
   }
   timeline.sort((a, b) => (a.at < b.at ? -1 : a.at > b.at ? 1 : 0));
   const lastBy = (kind: TimelineEntry['kind']) => {

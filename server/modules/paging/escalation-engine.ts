@@ -333,12 +333,8 @@ export function createEscalationEngine(deps: EngineDeps) {
     const at = now.toISOString();
     const { found, acted } = await sweepDue(now, claim, 'overdue_check_at', running, async (alert, policy, peopleOf) => {
       const repeat = await fire(peopleOf, alert, policy, Math.max(1, alert.escalation_level), true, now);
-      const minutes = Math.round((Date.parse(alert.overdue_check_at!) - Date.parse(alert.created_at)) / MINUTE);
-      return {
-        values: { overdue_at: at, overdue_check_at: null },
-        events: [{ tenantId: alert.tenant_id, alertId: alert.id, at, kind: 'overdue', detail: { minutes } }, repeat.event],
-        jobs: repeat.jobs,
-      };
+      // The timeline's 'overdue' entry is the alert's overdue_at (alerts.service presentDetail): no row of its own.
+      return { values: { overdue_at: at, overdue_check_at: null }, events: [repeat.event], jobs: repeat.jobs };
     });
     for (const a of acted) deps.bus.publish(a.tenant_id, { kind: 'updated', id: a.id, status: 'new', priority: a.priority, dedupKey: null, updatedAt: at });
     return found;
@@ -477,7 +473,7 @@ export function createEscalationEngine(deps: EngineDeps) {
    * fires right there (as a step would, reading the policy now), its deliveries go out right after the commit.
    */
   const overdues: BatchJobHandler = async (items) => {
-    const payloads = items.map(({ ctx }) => ctx.payload as unknown as { tenantId: string; alertId: string; minutes: number });
+    const payloads = items.map(({ ctx }) => ctx.payload as unknown as { tenantId: string; alertId: string });
     const states = await liveMany(payloads);
     const peopleOf = peopleReader(db);
     const writes: Array<{ index: number; p: (typeof payloads)[number]; alert: PagedAlert; now: Date; at: string; repeat: Awaited<ReturnType<typeof fire>> }> = [];
@@ -490,8 +486,7 @@ export function createEscalationEngine(deps: EngineDeps) {
     const results = await writeEach(writes, async (trx, list) => {
       for (const group of groupBy(list, (w) => `${w.p.tenantId}|${w.at}`).values())
         await setEscalationMany(trx, group[0].p.tenantId, group.map((w) => w.p.alertId), { overdue_at: group[0].at });
-      const events = list.flatMap((w): SystemEvent[] => [{ tenantId: w.p.tenantId, alertId: w.p.alertId, at: w.at, kind: 'overdue', detail: { minutes: w.p.minutes } }, w.repeat.event]);
-      await insertSystemEvents(trx, events);
+      await insertSystemEvents(trx, list.map((w) => w.repeat.event));
       const claimed: JobsTable[] = [];
       for (const [now, group] of groupBy(list, (w) => w.now.getTime())) claimed.push(...(await insertJobs(trx, group.flatMap((w) => w.repeat.jobs), new Date(now), items[0].ctx.claim ?? null)).claimed);
       return claimed;
@@ -599,43 +594,33 @@ export function createEscalationEngine(deps: EngineDeps) {
     }
     await insertAckTokens(db, ackRows);
 
-    type PageRecord = { index: number; attempt: AttemptRow; event: SystemEvent | null; error: unknown };
+    // The attempt row is the page's record; the alert's timeline shows it from there (`listPageOutcomes`).
+    type PageRecord = { index: number; attempt: AttemptRow; error: unknown };
     const records = await mapLimit(planned, SEND_CONCURRENCY, async (c): Promise<PageRecord> => {
       const { p, at, tries, member } = c;
       const { ctx } = items[c.index];
-      const record = (outcome: 'sent' | 'failed' | 'skipped' | 'pending', reason: string | null, providerId: string | null = null, timeline = true, error: unknown = null): PageRecord => ({
+      const record = (outcome: 'sent' | 'failed' | 'skipped' | 'pending', reason: string | null, providerId: string | null = null, error: unknown = null): PageRecord => ({
         index: c.index,
         attempt: { ...c.row, outcome, reason, provider_id: providerId, tries, updated_at: at },
-        event: timeline
-          ? {
-              tenantId: p.tenantId,
-              alertId: p.alertId,
-              at,
-              kind: 'paged',
-              detail: { channel: p.channel, outcome, reason, level: p.level, step: p.step, userId: p.userId, userName: member.display_name || member.email },
-            }
-          : null,
         error,
       });
-      // Subscriptions notify by every channel the person has on; a channel they have off is no news for the timeline.
-      if (c.why) return record('skipped', c.why, null, p.step !== 'subscription');
+      if (c.why) return record('skipped', c.why);
       try {
         return record('sent', null, await send(p, c.alert, member, c.prefs.phoneNumber, c.pushTargets, c.link!));
       } catch (err) {
         const e = err instanceof DeliveryError ? err : new DeliveryError((err as Error).message, false);
-        if (!e.permanent && !ctx.finalAttempt) return record('pending', e.message, null, false, e);
+        if (!e.permanent && !ctx.finalAttempt) return record('pending', e.message, null, e);
         return record('failed', e.message);
       }
     });
     const failed = new Set(records.flatMap((r) => (r.error === null ? [] : [r.index])));
     const done = finish && records.length ? { ids: finish.jobIds(failed), token: finish.token } : null;
-    const events = (list: PageRecord[]) => list.flatMap((r) => (r.event ? [r.event] : []));
     // PostgreSQL: the whole batch in one statement when it fits (one round trip); else, or when that fails, a
     // transaction for the whole batch, then one per page.
     let atOnce = false;
     if (records.length) {
       try {
-        atOnce = await recordOutcomesAtOnce(db, records.map((r) => r.attempt), events(records), done);
+        atOnce = await recordOutcomesAtOnce(db, records.map((r) => r.attempt), done);
       } catch (err) {
         // The database is away: every page of the batch runs again later. Another error: written the slower way below.
         if (isDatabaseUnavailable(err)) {
@@ -651,7 +636,6 @@ export function createEscalationEngine(deps: EngineDeps) {
           records,
           async (trx, list) => {
             await recordAttempts(trx, list.map((r) => r.attempt));
-            await insertSystemEvents(trx, events(list));
             if (done && list === records) await completeJobs(trx, done.ids, done.token);
           },
           undefined,

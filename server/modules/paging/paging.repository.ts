@@ -251,17 +251,14 @@ export async function recordAttempts(db: DB, rows: AttemptRow[]) {
 }
 
 /**
- * PostgreSQL, at most 500 attempts and 500 timeline entries: records them and deletes the finished jobs (by this
- * claim's token) in one statement, atomic on its own (no transaction needed); false when it cannot (SQLite, more rows).
+ * PostgreSQL, at most 500 attempts: records them and deletes the finished jobs (by this claim's token) in one
+ * statement, atomic on its own (no transaction needed); false when it cannot (SQLite, more rows).
  */
-export async function recordOutcomesAtOnce(db: DB, attempts: AttemptRow[], events: SystemEvent[], done: { ids: string[]; token: string } | null): Promise<boolean> {
-  if (!isPostgres(db) || attempts.length > ROWS_PER_STATEMENT || events.length > ROWS_PER_STATEMENT) return false;
+export async function recordOutcomesAtOnce(db: DB, attempts: AttemptRow[], done: { ids: string[]; token: string } | null): Promise<boolean> {
+  if (!isPostgres(db) || attempts.length > ROWS_PER_STATEMENT) return false;
   await pgWriteAtOnce(
     db,
-    [
-      { spec: ATTEMPT_INSERT as BulkInsert<never>, rows: attempts },
-      { spec: EVENT_INSERT as BulkInsert<never>, rows: events.map(eventRow) },
-    ],
+    [{ spec: ATTEMPT_INSERT as BulkInsert<never>, rows: attempts }],
     done && done.ids.length ? { text: (n) => `delete from "jobs" where "lock_token" = $${n} and "id" = any($${n + 1}::text[])`, params: [done.token, done.ids] } : undefined,
   );
   return true;
@@ -291,6 +288,26 @@ const ATTEMPT_INSERT: BulkInsert<AttemptRow> = {
 
 export async function listAttempts(db: DB, tenantId: string, alertId: string) {
   return db.selectFrom('notification_attempts').selectAll().where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).orderBy('created_at').execute();
+}
+
+/**
+ * The pages of an alert as its timeline shows them: every attempt with an outcome (sent, failed, or skipped with the
+ * reason; not one waiting for its retry), at the time of that outcome, with the name the person has now. A skipped
+ * subscription notice (a channel the subscriber has off) is no news for the timeline. The attempt rows are the record:
+ * no timeline entry is stored per page (before migration 0014's release one was, as kind 'paged': those are not read).
+ */
+export async function listPageOutcomes(db: DB, tenantId: string, alertId: string) {
+  return db
+    .selectFrom('notification_attempts as n')
+    .leftJoin('users as u', 'u.id', 'n.user_id')
+    .select(['n.id', 'n.step', 'n.level', 'n.user_id', 'n.channel', 'n.outcome', 'n.reason', 'n.updated_at', 'u.display_name', 'u.email'])
+    .where('n.tenant_id', '=', tenantId)
+    .where('n.alert_id', '=', alertId)
+    .where('n.outcome', '<>', 'pending')
+    .where((eb) => eb.not(eb.and([eb('n.step', '=', 'subscription'), eb('n.outcome', '=', 'skipped')])))
+    .orderBy('n.updated_at')
+    .orderBy('n.id')
+    .execute();
 }
 
 /** Many acknowledge links' tokens at once (a multi-row insert per 500). */
