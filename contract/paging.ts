@@ -5,6 +5,8 @@ import { AlertPriority, AlertStatus } from './alerts.ts';
 export const PAGING_MSG = {
   noPolicy: 'No escalation policy applies to this alert: nobody was paged.',
   noTargetForPriority: (priority: string) => `The escalation policy has no time for ${priority} alerts: nobody was paged.`,
+  /** An alert the engine could not escalate (its error, alone, each time it was tried): it stops, the others go on. */
+  escalationFailed: (message: string) => `The escalation stopped on an error: ${message.slice(0, 200)}. Nobody more will be paged for this alert.`,
   emailOff: 'Email alert notifications are off in their preferences',
   pushOff: 'Push notifications are off in their preferences',
   noPushSubscription: 'No browser is subscribed to push notifications',

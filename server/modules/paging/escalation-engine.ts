@@ -84,6 +84,7 @@ export interface EngineDeps {
   /** Read when a link is made (the server may learn its address after start). */
   publicUrl: () => string;
   bus: AlertBus;
+  log?: { error(obj: object, msg: string): void };
 }
 
 /** `fn` over `list` with at most `limit` calls in flight; results in order. */
@@ -180,14 +181,62 @@ export function createEscalationEngine(deps: EngineDeps) {
   }
 
   /**
+   * Runs a sweep's batch (`batch(limit, locked)`: returns how many alerts it took, telling `locked` which it locked).
+   * A batch that throws for another reason than the database being away is taken again one alert at a time, as many
+   * as it had locked: one alert that cannot be escalated (a stored policy or schedule the engine chokes on) must not
+   * hold up every other alert's paging, batch after batch. The alert that fails alone is given up (`giveUp`).
+   */
+  async function isolating(batch: (limit: number, locked: (alerts: PagedAlert[]) => void) => Promise<number>, giveUp: (alert: PagedAlert, err: unknown) => Promise<void>): Promise<number> {
+    let locked: PagedAlert[] = [];
+    try {
+      return await batch(START_BATCH, (alerts) => (locked = alerts));
+    } catch (err) {
+      if (isDatabaseUnavailable(err) || locked.length === 0) throw err;
+      let took = 0;
+      for (let i = 0; i < locked.length; i++) {
+        let one: PagedAlert[] = [];
+        try {
+          const n = await batch(1, (alerts) => (one = alerts));
+          if (n === 0) break;
+          took += n;
+        } catch (e) {
+          if (isDatabaseUnavailable(e) || one.length === 0) throw e;
+          await giveUp(one[0], e);
+          took++;
+        }
+      }
+      return took;
+    }
+  }
+
+  /**
+   * Stops the escalation of an alert the engine failed on alone (`column`: the sweep's, null for the start): its state
+   * becomes 'stopped', nothing is left due for it, and its timeline says why (nobody more is paged for it).
+   */
+  async function giveUp(alert: PagedAlert, column: 'next_step_at' | 'overdue_check_at' | null, err: unknown, now: Date) {
+    const at = now.toISOString();
+    const values: EscalationValues = { escalation_state: 'stopped', next_step_at: null, overdue_check_at: null };
+    await db.transaction().execute(async (trx) => {
+      await setEscalationMany(trx, alert.tenant_id, [alert.id], values);
+      await insertSystemEvents(trx, [{ tenantId: alert.tenant_id, alertId: alert.id, at, kind: 'unrouted', detail: { reason: PAGING_MSG.escalationFailed(err instanceof Error ? err.message : String(err)) } }]);
+    });
+    deps.log?.error({ err, alertId: alert.id, tenantId: alert.tenant_id, sweep: column ?? 'start' }, 'escalation stopped on an error');
+  }
+
+  /**
    * Starts the escalation of up to 500 pending alerts in one transaction (returns how many it took): the governing
    * policy is read, level 1 fires (its deliveries and level 2's step become jobs, the deliveries claimed by this worker
    * to send right after the commit; the overdue check is set on the alert), or the alert is marked unrouted. The
    * policy, people and on-call are read once per batch.
    */
   async function startPending(now: Date, claim?: WorkerClaim): Promise<number> {
+    return isolating((limit, locked) => startBatch(now, claim, limit, locked), (alert, err) => giveUp(alert, null, err, now));
+  }
+
+  async function startBatch(now: Date, claim: WorkerClaim | undefined, limit: number, locked: (alerts: PagedAlert[]) => void): Promise<number> {
     const { started, claimed, alerts } = await db.transaction().execute(async (trx) => {
-      const alerts = await lockPendingAlerts(trx, dialect, START_BATCH);
+      const alerts = await lockPendingAlerts(trx, dialect, limit);
+      locked(alerts);
       if (alerts.length === 0) return { started: 0, claimed: [], alerts };
       const at = now.toISOString();
       const jobs: NewJob[] = [];
@@ -269,11 +318,33 @@ export function createEscalationEngine(deps: EngineDeps) {
     live: (a: PagedAlert) => boolean,
     act: (alert: PagedAlert, policy: EscalationPolicy, peopleOf: ReturnType<typeof peopleReader>) => Promise<{ values: EscalationValues; events: SystemEvent[]; jobs: NewJob[] }>,
   ): Promise<{ found: number; acted: PagedAlert[] }> {
-    const at = now.toISOString();
     // Every pass of every worker asks: one look-up when nothing is due, no transaction.
-    if (!(await anyDue(db, column, at))) return { found: 0, acted: [] };
+    if (!(await anyDue(db, column, now.toISOString()))) return { found: 0, acted: [] };
+    const acted: PagedAlert[] = [];
+    const found = await isolating(
+      async (limit, locked) => {
+        const batch = await sweepBatch(now, claim, column, live, act, limit, locked);
+        acted.push(...batch.acted);
+        return batch.found;
+      },
+      (alert, err) => giveUp(alert, column, err, now),
+    );
+    return { found, acted };
+  }
+
+  async function sweepBatch(
+    now: Date,
+    claim: WorkerClaim | undefined,
+    column: 'next_step_at' | 'overdue_check_at',
+    live: (a: PagedAlert) => boolean,
+    act: (alert: PagedAlert, policy: EscalationPolicy, peopleOf: ReturnType<typeof peopleReader>) => Promise<{ values: EscalationValues; events: SystemEvent[]; jobs: NewJob[] }>,
+    limit: number,
+    locked: (alerts: PagedAlert[]) => void,
+  ): Promise<{ found: number; acted: PagedAlert[] }> {
+    const at = now.toISOString();
     const { found, claimed, acted } = await db.transaction().execute(async (trx) => {
-      const alerts = await (column === 'next_step_at' ? lockDueSteps : lockDueOverdueChecks)(trx, dialect, at, START_BATCH);
+      const alerts = await (column === 'next_step_at' ? lockDueSteps : lockDueOverdueChecks)(trx, dialect, at, limit);
+      locked(alerts);
       if (alerts.length === 0) return { found: 0, claimed: [], acted: [] as PagedAlert[] };
       const rows = await findPoliciesByIds(trx, alerts.filter(live).map((a) => a.escalation_policy_id!));
       const policies = new Map<string, EscalationPolicy>();

@@ -48,7 +48,7 @@ export async function resolveVapid(db: DB, configured: Deps['config']['vapid'], 
 async function paging(app: FastifyInstance, opts: PagingOptions) {
   const { deps } = opts;
   const transports = opts.transports ?? createTransports(deps.config, deps.config.vapid!, deps.mailer);
-  const engine = createEscalationEngine({ db: deps.db, dialect: deps.dialect, transports, publicUrl: () => deps.config.publicUrl, bus: deps.bus });
+  const engine = createEscalationEngine({ db: deps.db, dialect: deps.dialect, transports, publicUrl: () => deps.config.publicUrl, bus: deps.bus, log: app.log });
   const handover = createHandoverNotifier({ db: deps.db, transports, publicUrl: () => deps.config.publicUrl, log: app.log });
   const clock = opts.clock ?? systemClock;
   const worker = new JobWorker({

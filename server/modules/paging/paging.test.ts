@@ -110,6 +110,39 @@ for (const db of testDatabases()) {
       expect(await listAlertJobs(env.deps.db, owner.tenantId, alertId)).toEqual([]);
     });
 
+    it('stops the one escalation it cannot run and goes on with every other alert, at the start and at a later level', async () => {
+      const broken = await setup();
+      const healthy = await setup();
+      const [brokenAlert, okAlert] = [await trigger(broken.integration.key), await trigger(healthy.integration.key)];
+      // A stored level the engine chokes on (written by hand or by a bug: the API never stores it) in one tenant.
+      const poison = JSON.stringify({ userIds: 5, scheduleIds: [], notificationChannels: ['email'] });
+      await env.deps.db.updateTable('escalation_policies').set({ level_1: poison }).where('id', '=', broken.policyId).execute();
+      const healthyEmail = await emailOf(healthy.owner.userId);
+      await advance(0);
+      // The other tenant's alert is paged in the same sweep; the broken one is stopped, and its timeline says why.
+      expect(mailsTo(healthyEmail)).toHaveLength(1);
+      const stopped = await env.deps.db.selectFrom('alerts').select(['escalation_state', 'next_step_at', 'overdue_check_at']).where('id', '=', brokenAlert).executeTakeFirstOrThrow();
+      expect(stopped).toEqual({ escalation_state: 'stopped', next_step_at: null, overdue_check_at: null });
+      const reason = (await detail(broken.owner.agent, broken.owner.tenantId, brokenAlert)).timeline.find((e: { kind: string }) => e.kind === 'unrouted');
+      expect(reason.detail.reason).toMatch(/^The escalation stopped on an error: .+\. Nobody more will be paged for this alert\.$/);
+
+      // Later: a level 2 the engine chokes on stops that escalation alone, and nothing is left due for it.
+      const secondAlert = await trigger(healthy.integration.key);
+      await advance(0);
+      await env.deps.db.updateTable('escalation_policies').set({ level_2: JSON.stringify({ userIds: 5, timeAfterPrevious: 5, notificationChannels: ['email'] }) }).where('id', '=', healthy.policyId).execute();
+      const otherAlert = await trigger(broken.integration.key);
+      await env.deps.db.updateTable('escalation_policies').set({ level_1: JSON.stringify({ userIds: [broken.owner.userId], scheduleIds: [], notificationChannels: ['email'] }) }).where('id', '=', broken.policyId).execute();
+      await advance(5 * MINUTE);
+      expect(await listAlertJobs(env.deps.db, healthy.owner.tenantId, okAlert)).toEqual([]);
+      for (const id of [okAlert, secondAlert]) {
+        const row = await env.deps.db.selectFrom('alerts').select(['escalation_state', 'next_step_at', 'overdue_check_at']).where('id', '=', id).executeTakeFirstOrThrow();
+        expect(row).toEqual({ escalation_state: 'stopped', next_step_at: null, overdue_check_at: null });
+      }
+      // Once its policy is repaired, the other tenant's next alert is paged as usual.
+      expect(mailsTo(await emailOf(broken.owner.userId))).toHaveLength(1);
+      expect((await detail(broken.owner.agent, broken.owner.tenantId, otherAlert)).timeline.some((e: { kind: string }) => e.kind === 'paged')).toBe(true);
+    });
+
     it('stops the escalation when the alert is acknowledged: its steps are gone in the same transaction', async () => {
       const { owner, second, integration } = await setup();
       const alertId = await trigger(integration.key);
