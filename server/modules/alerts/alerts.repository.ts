@@ -78,14 +78,51 @@ async function trigramCandidates(db: DB, dialect: Dialect, text: string): Promis
   return rows.length > FTS_PAGE_LIMIT ? { many: fts } : { rowids: rows.map((r) => r.rowid) };
 }
 
+/**
+ * What lists and the detail show of an alert (`toAlert`, the timeline): not the search text nor the escalation's
+ * bookkeeping, which the active list would otherwise read, parse and drop a hundred times per request.
+ */
+const SHOWN_COLUMNS = [
+  'id',
+  'tenant_id',
+  'client_id',
+  'integration_id',
+  'dedup_key',
+  'title',
+  'description',
+  'priority',
+  'status',
+  'source',
+  'created_at',
+  'updated_at',
+  'acknowledged_by',
+  'acknowledged_at',
+  'resolved_by',
+  'resolved_at',
+  'closed_by',
+  'closed_at',
+  'assigned_to',
+  'tags',
+  'metadata',
+  'occurrences',
+  'last_seen_at',
+  'overdue_at',
+] as const satisfies ReadonlyArray<keyof AlertsTable>;
+
+/**
+ * The alerts with the names they show: the client's and the integration's (of the same tenant) and the assignee's.
+ * The names are scalar look-ups by primary key rather than joins: the same rows, while PostgreSQL plans the query in a
+ * third of the time (a join order of four tables is searched on every execution) and runs it faster.
+ */
 const alertRows = (db: DB) =>
   db
     .selectFrom('alerts as a')
-    .leftJoin('clients as c', (j) => j.onRef('c.id', '=', 'a.client_id').onRef('c.tenant_id', '=', 'a.tenant_id'))
-    .leftJoin('integrations as i', (j) => j.onRef('i.id', '=', 'a.integration_id').onRef('i.tenant_id', '=', 'a.tenant_id'))
-    .leftJoin('users as u', 'u.id', 'a.assigned_to')
-    .selectAll('a')
-    .select(['c.name as client_name', 'i.name as integration_name', 'u.display_name as assignee_name']);
+    .select(SHOWN_COLUMNS.map((c) => `a.${c}` as const))
+    .select((eb) => [
+      eb.selectFrom('clients as c').select('c.name').whereRef('c.id', '=', 'a.client_id').whereRef('c.tenant_id', '=', 'a.tenant_id').as('client_name'),
+      eb.selectFrom('integrations as i').select('i.name').whereRef('i.id', '=', 'a.integration_id').whereRef('i.tenant_id', '=', 'a.tenant_id').as('integration_name'),
+      eb.selectFrom('users as u').select('u.display_name').whereRef('u.id', '=', 'a.assigned_to').as('assignee_name'),
+    ]);
 
 /** What replaces a part of stored JSON nested deeper than JSON_LIMITS.depth. */
 export const TOO_DEEP_MARKER = '[nested too deeply]';
@@ -123,7 +160,7 @@ function storedTags(text: string | null): string[] {
   return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
 }
 
-export type AlertRow = AlertsTable & { client_name: string | null; integration_name: string | null; assignee_name: string | null };
+export type AlertRow = Pick<AlertsTable, (typeof SHOWN_COLUMNS)[number]> & { client_name: string | null; integration_name: string | null; assignee_name: string | null };
 
 export function toAlert(row: AlertRow): Alert {
   return {
