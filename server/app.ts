@@ -59,6 +59,8 @@ export async function buildApp(
     /** Tests: the escalation engine's clock and delivery transports (local fakes of the providers). */
     clock?: Clock;
     transports?: Transports;
+    /** Tests: the job worker's longest sleep between passes (default 500 ms). */
+    pollMs?: number;
   } = {},
 ): Promise<BuiltApp> {
   const app = Fastify({
@@ -155,7 +157,7 @@ export async function buildApp(
   registerAlertRoutes(app, deps);
   registerEscalationPolicyRoutes(app, deps);
   registerScheduleRoutes(app, deps);
-  await app.register(pagingPlugin, { deps, clock: opts.clock, transports: opts.transports });
+  await app.register(pagingPlugin, { deps, clock: opts.clock, transports: opts.transports, pollMs: opts.pollMs });
   registerPagingRoutes(app, deps);
   await app.register(approvalsPlugin, deps);
 

@@ -52,7 +52,7 @@ export async function startTestApp(
   overrides: Partial<Config> = {},
   mailer?: Mailer,
   /** The escalation engine's clock and transports (tests of paging move time and use local fake providers). */
-  paging: { clock?: Clock; transports?: Transports } = {},
+  paging: { clock?: Clock; transports?: Transports; pollMs?: number } = {},
 ): Promise<TestEnv & { close(): Promise<void> }> {
   const id = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   let tmpDir: string | null = null;

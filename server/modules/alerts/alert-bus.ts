@@ -30,6 +30,8 @@ export interface AlertBus {
   /** Tells every instance to re-check the live streams this notice concerns, and end those no longer allowed. */
   revokeAccess(notice: AccessNotice): void;
   onRevokeAccess(fn: Revoker): void;
+  /** Hears every alert change of every tenant, made by this instance or (PostgreSQL) another one. */
+  onAlertChange(fn: (tenantId: string, change: AlertChange) => void): void;
   subscriberCount(): number;
   close(): Promise<void>;
 }
@@ -41,6 +43,7 @@ class LocalFanout {
   private byTenant = new Map<string, Set<Listener>>();
   private invalidators: Array<(ids: string[]) => void> = [];
   private revokers: Revoker[] = [];
+  private alertWatchers: Array<(tenantId: string, change: AlertChange) => void> = [];
 
   subscribe(tenantId: string, listener: Listener) {
     let set = this.byTenant.get(tenantId);
@@ -52,8 +55,12 @@ class LocalFanout {
     };
   }
   deliver(tenantId: string, msg: BusMessage) {
+    if (msg.type === 'alert') for (const fn of this.alertWatchers) fn(tenantId, msg.change);
     const set = this.byTenant.get(tenantId);
     if (set) for (const l of set) l(msg);
+  }
+  onAlertChange(fn: (tenantId: string, change: AlertChange) => void) {
+    this.alertWatchers.push(fn);
   }
   deliverAll(msg: BusMessage) {
     for (const set of this.byTenant.values()) for (const l of set) l(msg);
@@ -103,6 +110,9 @@ class MemoryBus implements AlertBus {
   }
   onRevokeAccess(fn: Revoker) {
     this.local.onRevoke(fn);
+  }
+  onAlertChange(fn: (tenantId: string, change: AlertChange) => void) {
+    this.local.onAlertChange(fn);
   }
   subscriberCount() {
     return this.local.count();
@@ -302,6 +312,9 @@ class PostgresBus implements AlertBus {
   }
   onRevokeAccess(fn: Revoker) {
     this.local.onRevoke(fn);
+  }
+  onAlertChange(fn: (tenantId: string, change: AlertChange) => void) {
+    this.local.onAlertChange(fn);
   }
   subscriberCount() {
     return this.local.count();

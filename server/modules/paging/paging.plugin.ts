@@ -29,7 +29,17 @@ export interface PagingOptions {
   /** Tests: a clock they move, and transports pointed at local fakes. */
   clock?: Clock;
   transports?: Transports;
+  /** The worker's longest sleep between passes (default POLL_MS). */
+  pollMs?: number;
 }
+
+/** The worker's longest sleep between passes: work another instance added is seen within it. */
+const POLL_MS = 500;
+/**
+ * A new alert wakes the worker after this long instead of its next poll: alerts arriving together start in one batch
+ * (a burst of ingestion makes a pass every 100 ms, not one per alert).
+ */
+const NEW_ALERT_WAKE_MS = 100;
 
 /** VAPID keys from the environment, else the pair this server generated at first start (any instance), kept in server_keys. */
 export async function resolveVapid(db: DB, configured: Deps['config']['vapid'], subject: string) {
@@ -59,11 +69,25 @@ async function paging(app: FastifyInstance, opts: PagingOptions) {
     batchHandlers: { ...engine.batchHandlers },
     sweeps: [engine.startPending, engine.checkSteps, engine.checkOverdue, handover.sweep],
     log: app.log,
-    pollMs: 500,
+    pollMs: opts.pollMs ?? POLL_MS,
   });
   app.decorate('paging', { worker, engine, transports, clock } satisfies PagingRuntime);
+  // A new alert's escalation is due at once. Created here, or on another instance (PostgreSQL: the bus's NOTIFY), it
+  // wakes this worker within NEW_ALERT_WAKE_MS rather than at its next poll.
+  let wakeTimer: NodeJS.Timeout | null = null;
+  deps.bus.onAlertChange((_tenantId, change) => {
+    if (change.kind !== 'created' || wakeTimer || !worker.isRunning) return;
+    wakeTimer = setTimeout(() => {
+      wakeTimer = null;
+      worker.wake();
+    }, NEW_ALERT_WAKE_MS);
+    wakeTimer.unref();
+  });
   if (deps.config.jobWorker) app.addHook('onReady', async () => worker.start());
-  app.addHook('preClose', async () => worker.stop());
+  app.addHook('preClose', async () => {
+    if (wakeTimer) clearTimeout(wakeTimer);
+    await worker.stop();
+  });
 }
 
 export const pagingPlugin = fp(paging, { name: 'paging' });

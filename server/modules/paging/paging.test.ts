@@ -8,6 +8,7 @@ import { listAttempts } from './paging.repository.ts';
 import { DeliveryError } from './transports.ts';
 import { ackLinkSigner } from './ack-links.ts';
 import { fakeTransports } from '../../test/fake-transports.ts';
+import { buildApp } from '../../app.ts';
 
 const MINUTE = 60_000;
 
@@ -108,6 +109,26 @@ for (const db of testDatabases()) {
       await advance(60 * MINUTE);
       expect(mailsTo(thirdEmail)).toHaveLength(2);
       expect(await listAlertJobs(env.deps.db, owner.tenantId, alertId)).toEqual([]);
+    });
+
+    it('starts a new alert’s escalation at once, not at the next poll, also when another instance took the alert in', async () => {
+      const { owner, integration } = await setup();
+      const ownerEmail = await emailOf(owner.userId);
+      // An instance whose worker runs by itself (wall clock) and would look again only after a minute.
+      const other = fakeTransports();
+      const running = await buildApp({ ...env.config, jobWorker: true }, { logger: false, transports: other.transports, pollMs: 60_000 });
+      await running.app.ready();
+      try {
+        await new Promise((r) => setTimeout(r, 300)); // its first pass, and (PostgreSQL) its LISTEN connection settles
+        const sentBefore = other.sent.email.filter((m) => m.to === ownerEmail).length;
+        // PostgreSQL: the alert arrives at the other instance and its NOTIFY wakes this one; SQLite is one process.
+        const receiving = db.name === 'postgres' ? env.app : running.app;
+        const res = await ingest(receiving, '/api/ingest/events', { title: 'Woken at once', priority: 'critical' }, { authorization: `Bearer ${integration.key}` });
+        expect(res.statusCode).toBe(202);
+        await expect.poll(() => other.sent.email.filter((m) => m.to === ownerEmail).length - sentBefore, { timeout: 2_000, interval: 50 }).toBe(1);
+      } finally {
+        await running.app.close();
+      }
     });
 
     it('stops the one escalation it cannot run and goes on with every other alert, at the start and at a later level', async () => {
