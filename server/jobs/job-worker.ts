@@ -115,6 +115,11 @@ export class JobWorker {
     (this.opts.batchHandlers ??= {})[kind] = handler;
   }
 
+  /** True while a pass runs. */
+  get isBusy(): boolean {
+    return this.running !== null;
+  }
+
   /** Starts a pass as soon as possible (new work was added). */
   wake() {
     if (this.stopped) return;

@@ -36,8 +36,10 @@ export interface PagingOptions {
 /** The worker's longest sleep between passes: work another instance added is seen within it. */
 const POLL_MS = 500;
 /**
- * A new alert wakes the worker after this long instead of its next poll: alerts arriving together start in one batch
- * (a burst of ingestion makes a pass every 100 ms, not one per alert).
+ * A new alert wakes an idle worker after this long instead of its next poll: alerts arriving together start in one
+ * batch. A worker in the middle of a pass is left to finish it (a wake then would start the next pass straight away,
+ * and under a burst of ingestion the sweeps would run back to back). Measured with bench:ingest on SQLite: p99 at
+ * 1,000 events/s 14.5 → 7.4 ms; at full load, where the sweeps now run about every 0.1 s, 15 → 29 ms.
  */
 const NEW_ALERT_WAKE_MS = 100;
 
@@ -79,7 +81,7 @@ async function paging(app: FastifyInstance, opts: PagingOptions) {
     if (change.kind !== 'created' || wakeTimer || !worker.isRunning) return;
     wakeTimer = setTimeout(() => {
       wakeTimer = null;
-      worker.wake();
+      if (!worker.isBusy) worker.wake();
     }, NEW_ALERT_WAKE_MS);
     wakeTimer.unref();
   });
