@@ -68,7 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     publicUrl,
     appHostPrefix: env.APP_HOST_PREFIX ?? 'app.',
     trustProxy: parseTrustProxy(env.TRUST_PROXY),
-    webDir: env.WEB_DIR ?? path.resolve('dist', 'web'),
+    webDir: path.resolve(env.WEB_DIR ?? path.join('dist', 'web')),
     logLevel: env.LOG_LEVEL ?? 'info',
     smtpUrl: env.SMTP_URL || null,
     mailFrom: env.MAIL_FROM ?? 'Alertdesk <no-reply@alertdesk.local>',

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from './config.ts';
 
 /** The real entry point: starts on a fresh SQLite file, migrates, serves, and stops cleanly on SIGTERM. */
 describe('server/main.ts', () => {
@@ -41,5 +42,10 @@ describe('server/main.ts', () => {
       child.kill('SIGKILL');
       fs.rmSync(dir, { recursive: true, force: true });
     }
+  });
+
+  it('serves the web app from a WEB_DIR given relative to where it starts (the static files need an absolute path)', () => {
+    expect(loadConfig({ WEB_DIR: 'dist/web' }).webDir).toBe(path.resolve('dist/web'));
+    expect(loadConfig({}).webDir).toBe(path.resolve('dist', 'web'));
   });
 });

@@ -47,7 +47,7 @@ function timelineText(e: TimelineEntry) {
       return `${channel} to ${name} failed: ${String(e.detail.reason ?? '')}`;
     }
     case 'overdue':
-      return `Overdue: not acknowledged within ${String(e.detail.minutes)} minutes`;
+      return `Overdue: not acknowledged within ${String(e.detail.minutes)} ${e.detail.minutes === 1 ? 'minute' : 'minutes'}`;
     case 'unrouted':
       return String(e.detail.reason ?? 'Nobody was paged');
   }
