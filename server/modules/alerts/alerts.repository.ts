@@ -78,36 +78,6 @@ async function trigramCandidates(db: DB, dialect: Dialect, text: string): Promis
   return rows.length > FTS_PAGE_LIMIT ? { many: fts } : { rowids: rows.map((r) => r.rowid) };
 }
 
-/**
- * What lists and the detail show of an alert (`toAlert`, the timeline): not the search text nor the escalation's
- * bookkeeping, which the active list would otherwise read, parse and drop a hundred times per request.
- */
-const SHOWN_COLUMNS = [
-  'id',
-  'tenant_id',
-  'client_id',
-  'integration_id',
-  'dedup_key',
-  'title',
-  'description',
-  'priority',
-  'status',
-  'source',
-  'created_at',
-  'updated_at',
-  'acknowledged_by',
-  'acknowledged_at',
-  'resolved_by',
-  'resolved_at',
-  'closed_by',
-  'closed_at',
-  'assigned_to',
-  'tags',
-  'metadata',
-  'occurrences',
-  'last_seen_at',
-  'overdue_at',
-] as const satisfies ReadonlyArray<keyof AlertsTable>;
 
 /**
  * The alerts with the names they show: the client's and the integration's (of the same tenant) and the assignee's.
@@ -160,7 +130,7 @@ function storedTags(text: string | null): string[] {
   return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
 }
 
-export type AlertRow = Pick<AlertsTable, (typeof SHOWN_COLUMNS)[number]> & { client_name: string | null; integration_name: string | null; assignee_name: string | null };
+export type AlertRow = Pick<AlertsTable, ShownColumn> & { client_name: string | null; integration_name: string | null; assignee_name: string | null };
 
 export function toAlert(row: AlertRow): Alert {
   return {
@@ -415,6 +385,14 @@ const UPSERT_COLUMNS = [
   'occurrences',
   'last_seen_at',
 ] as const satisfies ReadonlyArray<keyof AlertsTable>;
+
+/**
+ * What lists and the detail show of an alert (`toAlert`, the timeline): the columns ingestion writes but the search
+ * text, and the overdue mark; not the escalation's bookkeeping, which the active list would otherwise read, parse and
+ * drop a hundred times per request.
+ */
+type ShownColumn = Exclude<(typeof UPSERT_COLUMNS)[number], 'search_text'> | 'overdue_at';
+const SHOWN_COLUMNS: readonly ShownColumn[] = [...UPSERT_COLUMNS.filter((c): c is Exclude<typeof c, 'search_text'> => c !== 'search_text'), 'overdue_at'];
 
 /** What the ingestion upsert returns for each row: the alert it created or updated. */
 export type UpsertedAlert = Pick<AlertsTable, 'id' | 'integration_id' | 'dedup_key' | 'status' | 'priority' | 'updated_at'>;

@@ -77,6 +77,19 @@ interface StepPayload {
 
 type Member = { id: string; display_name: string; email: string };
 
+/** Who a level pages, read once per batch (`peopleReader`). */
+type PeopleOf = (tenantId: string, policy: EscalationPolicy, level: number, now: Date) => Promise<Member[]>;
+
+/**
+ * A sweep of escalation work kept on the alerts (`sweepDue`): the column it is due by, which alerts still escalate,
+ * and what it does to one of them with its policy as it is now (fires what it must and says what to set).
+ */
+interface DueSweep {
+  column: 'next_step_at' | 'overdue_check_at';
+  live: (alert: PagedAlert) => boolean;
+  act: (alert: PagedAlert, policy: EscalationPolicy, peopleOf: PeopleOf) => Promise<{ values: EscalationValues; events: SystemEvent[]; jobs: NewJob[] }>;
+}
+
 export interface EngineDeps {
   db: DB;
   dialect: Dialect;
@@ -311,36 +324,23 @@ export function createEscalationEngine(deps: EngineDeps) {
    * with its policy as it is now, which fires what it must and says what to set. Alerts given the same values are
    * written by one statement per tenant. The deliveries fired go out right after the commit, on this worker.
    */
-  async function sweepDue(
-    now: Date,
-    claim: WorkerClaim | undefined,
-    column: 'next_step_at' | 'overdue_check_at',
-    live: (a: PagedAlert) => boolean,
-    act: (alert: PagedAlert, policy: EscalationPolicy, peopleOf: ReturnType<typeof peopleReader>) => Promise<{ values: EscalationValues; events: SystemEvent[]; jobs: NewJob[] }>,
-  ): Promise<{ found: number; acted: PagedAlert[] }> {
+  async function sweepDue(now: Date, claim: WorkerClaim | undefined, sweep: DueSweep): Promise<{ found: number; acted: PagedAlert[] }> {
     // Every pass of every worker asks: one look-up when nothing is due, no transaction.
-    if (!(await anyDue(db, column, now.toISOString()))) return { found: 0, acted: [] };
+    if (!(await anyDue(db, sweep.column, now.toISOString()))) return { found: 0, acted: [] };
     const acted: PagedAlert[] = [];
     const found = await isolating(
       async (limit, locked) => {
-        const batch = await sweepBatch(now, claim, column, live, act, limit, locked);
+        const batch = await sweepBatch(now, claim, sweep, limit, locked);
         acted.push(...batch.acted);
         return batch.found;
       },
-      (alert, err) => giveUp(alert, column, err, now),
+      (alert, err) => giveUp(alert, sweep.column, err, now),
     );
     return { found, acted };
   }
 
-  async function sweepBatch(
-    now: Date,
-    claim: WorkerClaim | undefined,
-    column: 'next_step_at' | 'overdue_check_at',
-    live: (a: PagedAlert) => boolean,
-    act: (alert: PagedAlert, policy: EscalationPolicy, peopleOf: ReturnType<typeof peopleReader>) => Promise<{ values: EscalationValues; events: SystemEvent[]; jobs: NewJob[] }>,
-    limit: number,
-    locked: (alerts: PagedAlert[]) => void,
-  ): Promise<{ found: number; acted: PagedAlert[] }> {
+  /** One transaction of `sweepDue`, over at most `limit` due alerts (telling `locked` which it locked). */
+  async function sweepBatch(now: Date, claim: WorkerClaim | undefined, { column, live, act }: DueSweep, limit: number, locked: (alerts: PagedAlert[]) => void): Promise<{ found: number; acted: PagedAlert[] }> {
     const at = now.toISOString();
     const { found, claimed, acted } = await db.transaction().execute(async (trx) => {
       const alerts = await (column === 'next_step_at' ? lockDueSteps : lockDueOverdueChecks)(trx, dialect, at, limit);
@@ -387,10 +387,14 @@ export function createEscalationEngine(deps: EngineDeps) {
    */
   async function checkSteps(now: Date, claim?: WorkerClaim): Promise<number> {
     const live = (a: PagedAlert) => running(a) && a.escalation_level < 3;
-    const { found } = await sweepDue(now, claim, 'next_step_at', live, async (alert, policy, peopleOf) => {
-      const level = alert.escalation_level + 1;
-      const step = await fire(peopleOf, alert, policy, level, false, now);
-      return { values: { escalation_level: level, next_step_at: step.nextAt?.toISOString() ?? null }, events: [step.event], jobs: step.jobs };
+    const { found } = await sweepDue(now, claim, {
+      column: 'next_step_at',
+      live,
+      act: async (alert, policy, peopleOf) => {
+        const level = alert.escalation_level + 1;
+        const step = await fire(peopleOf, alert, policy, level, false, now);
+        return { values: { escalation_level: level, next_step_at: step.nextAt?.toISOString() ?? null }, events: [step.event], jobs: step.jobs };
+      },
     });
     return found;
   }
@@ -402,10 +406,14 @@ export function createEscalationEngine(deps: EngineDeps) {
    */
   async function checkOverdue(now: Date, claim?: WorkerClaim): Promise<number> {
     const at = now.toISOString();
-    const { found, acted } = await sweepDue(now, claim, 'overdue_check_at', running, async (alert, policy, peopleOf) => {
-      const repeat = await fire(peopleOf, alert, policy, Math.max(1, alert.escalation_level), true, now);
-      // The timeline's 'overdue' entry is the alert's overdue_at (alerts.service presentDetail): no row of its own.
-      return { values: { overdue_at: at, overdue_check_at: null }, events: [repeat.event], jobs: repeat.jobs };
+    const { found, acted } = await sweepDue(now, claim, {
+      column: 'overdue_check_at',
+      live: running,
+      act: async (alert, policy, peopleOf) => {
+        const repeat = await fire(peopleOf, alert, policy, Math.max(1, alert.escalation_level), true, now);
+        // The timeline's 'overdue' entry is the alert's overdue_at (alerts.service presentDetail): no row of its own.
+        return { values: { overdue_at: at, overdue_check_at: null }, events: [repeat.event], jobs: repeat.jobs };
+      },
     });
     for (const a of acted) deps.bus.publish(a.tenant_id, { kind: 'updated', id: a.id, status: 'new', priority: a.priority, dedupKey: null, updatedAt: at });
     return found;
