@@ -36,16 +36,22 @@ const texts = new Map<string, string>();
 /** Whether `db` talks to PostgreSQL (the bulk statements differ by dialect). */
 export const isPostgres = (db: DB) => db.getExecutor().adapter instanceof PostgresAdapter;
 
+/** The insert of a spec's rows from `values`: the columns, then the rows, then the tail. */
+const insertText = (spec: BulkInsert<never>, values: string) =>
+  `insert into "${spec.table}" (${spec.columns.map(([c]) => `"${c}"`).join(', ')}) ${values}${spec.tail ? ` ${spec.tail}` : ''}`;
+
+/** PostgreSQL: the rows as one array parameter per column, numbered from `$first`. */
+const unnestInsert = (spec: BulkInsert<never>, first: number) => insertText(spec, `select * from unnest(${spec.columns.map(([, type], i) => `$${first + i}::${type}[]`).join(', ')})`);
+
+/** PostgreSQL: the parameters of `unnestInsert`, one array per column. */
+const columnArrays = (spec: BulkInsert<never>, rows: readonly object[]) => spec.columns.map(([c]) => rows.map((r) => (r as Record<string, unknown>)[c] ?? null));
+
 function textOf(spec: BulkInsert<never>, postgres: boolean, rows: number): string {
   const key = `${spec.table}|${spec.tail ?? ''}|${postgres ? 'pg' : rows}`;
   let text = texts.get(key);
   if (text === undefined) {
-    const cols = spec.columns.map(([c]) => `"${c}"`).join(', ');
     const one = `(${spec.columns.map(() => '?').join(', ')})`;
-    const values = postgres
-      ? `select * from unnest(${spec.columns.map(([, type], i) => `$${i + 1}::${type}[]`).join(', ')})`
-      : `values ${Array.from({ length: rows }, () => one).join(', ')}`;
-    text = `insert into "${spec.table}" (${cols}) ${values}${spec.tail ? ` ${spec.tail}` : ''}`;
+    text = postgres ? unnestInsert(spec, 1) : insertText(spec, `values ${Array.from({ length: rows }, () => one).join(', ')}`);
     if (texts.size > 1000) texts.clear();
     texts.set(key, text);
   }
@@ -58,9 +64,8 @@ export async function bulkInsert<R extends object>(db: DB, spec: BulkInsert<R>, 
   const out: Array<Record<string, unknown>> = [];
   let written = 0;
   for (const part of chunks(rows)) {
-    const params: unknown[] = [];
-    if (postgres) for (const [c] of spec.columns) params.push(part.map((r) => (r as Record<string, unknown>)[c] ?? null));
-    else for (const r of part) for (const [c] of spec.columns) params.push((r as Record<string, unknown>)[c] ?? null);
+    const params: unknown[] = postgres ? columnArrays(spec as BulkInsert<never>, part) : [];
+    if (!postgres) for (const r of part) for (const [c] of spec.columns) params.push((r as Record<string, unknown>)[c] ?? null);
     const result = await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(textOf(spec as BulkInsert<never>, postgres, part.length), params));
     out.push(...result.rows);
     written += Number(result.numAffectedRows ?? 0);
@@ -78,11 +83,8 @@ export async function pgWriteAtOnce(db: DB, inserts: Array<{ spec: BulkInsert<ne
   for (const { spec, rows } of inserts) {
     if (rows.length === 0) continue;
     if (rows.length > ROWS_PER_STATEMENT) throw new Error('pgWriteAtOnce: too many rows');
-    const base = params.length;
-    for (const [c] of spec.columns) params.push(rows.map((r) => (r as Record<string, unknown>)[c] ?? null));
-    const cols = spec.columns.map(([c]) => `"${c}"`).join(', ');
-    const arrays = spec.columns.map(([, type], i) => `$${base + i + 1}::${type}[]`).join(', ');
-    ctes.push(`w${ctes.length} as (insert into "${spec.table}" (${cols}) select * from unnest(${arrays})${spec.tail ? ` ${spec.tail}` : ''})`);
+    ctes.push(`w${ctes.length} as (${unnestInsert(spec, params.length + 1)})`);
+    params.push(...columnArrays(spec, rows));
   }
   let main = 'select 1';
   if (last) {

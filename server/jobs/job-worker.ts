@@ -79,6 +79,8 @@ export interface JobWorkerOptions {
 export class JobWorker {
   private readonly clock: Clock;
   private timer: NodeJS.Timeout | null = null;
+  /** When `timer` fires (wall clock, ms). */
+  private timerDue = 0;
   private running: Promise<void> | null = null;
   private stopped = true;
   private again = false;
@@ -115,11 +117,6 @@ export class JobWorker {
     (this.opts.batchHandlers ??= {})[kind] = handler;
   }
 
-  /** True while a pass runs. */
-  get isBusy(): boolean {
-    return this.running !== null;
-  }
-
   /** Starts a pass as soon as possible (new work was added). */
   wake() {
     if (this.stopped) return;
@@ -127,9 +124,20 @@ export class JobWorker {
     else this.schedule(0);
   }
 
+  /**
+   * Starts a pass within `ms` unless one is running (it finishes and polls as usual): work that may wait that long, so
+   * what arrives together (a burst of new alerts) is taken in one pass.
+   */
+  wakeWithin(ms: number) {
+    if (this.stopped || this.running) return;
+    if (this.timer && this.timerDue <= Date.now() + ms) return;
+    this.schedule(ms);
+  }
+
   private schedule(ms: number) {
     if (this.stopped) return;
     if (this.timer) clearTimeout(this.timer);
+    this.timerDue = Date.now() + ms;
     this.timer = setTimeout(() => void this.pass(), ms);
     this.timer.unref?.();
   }

@@ -122,18 +122,11 @@ export async function nextDueAt(db: DB): Promise<Date | null> {
 }
 
 /**
- * Cancels every job of an alert, its next escalation level and its overdue check (inside the transaction that
- * acknowledges, resolves or closes it).
+ * Cancels every job of an alert (inside the transaction that acknowledges, resolves or closes it, whose status update
+ * also clears the alert's next escalation level and overdue check: alerts.repository ESCALATION_ENDS).
  */
 export async function cancelAlertJobs(db: DB, tenantId: string, alertId: string) {
   await db.deleteFrom('jobs').where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).execute();
-  await db
-    .updateTable('alerts')
-    .set({ next_step_at: null, overdue_check_at: null })
-    .where('tenant_id', '=', tenantId)
-    .where('id', '=', alertId)
-    .where((eb) => eb.or([eb('next_step_at', 'is not', null), eb('overdue_check_at', 'is not', null)]))
-    .execute();
 }
 
 /** Jobs of an alert still to run (tests and the alert modal). */

@@ -21,6 +21,13 @@ export async function unsafeCountOpenAlertsByPriority(db: DB) {
  */
 export async function unsafeDueJobsByKind(db: DB, now: Date) {
   const at = now.toISOString();
+  const dueBy = (column: 'next_step_at' | 'overdue_check_at') =>
+    db
+      .selectFrom('alerts')
+      .select([(eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.min(column).as('oldest')])
+      .where(column, 'is not', null)
+      .where(column, '<=', at)
+      .executeTakeFirst();
   const [jobs, start, step, overdue] = await Promise.all([
     db
       .selectFrom('jobs')
@@ -33,18 +40,8 @@ export async function unsafeDueJobsByKind(db: DB, now: Date) {
       .select([(eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.min('created_at').as('oldest')])
       .where('escalation_state', '=', 'pending')
       .executeTakeFirst(),
-    db
-      .selectFrom('alerts')
-      .select([(eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.min('next_step_at').as('oldest')])
-      .where('next_step_at', 'is not', null)
-      .where('next_step_at', '<=', at)
-      .executeTakeFirst(),
-    db
-      .selectFrom('alerts')
-      .select([(eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.min('overdue_check_at').as('oldest')])
-      .where('overdue_check_at', 'is not', null)
-      .where('overdue_check_at', '<=', at)
-      .executeTakeFirst(),
+    dueBy('next_step_at'),
+    dueBy('overdue_check_at'),
   ]);
   const byKind = new Map<string, { kind: string; count: number; oldest: string | null }>();
   const add = (kind: string, count: unknown, oldest: unknown) => {

@@ -1,16 +1,11 @@
-import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
-import { MantineProvider } from '@mantine/core';
 import '@mantine/core/styles.css';
 import './styles.css';
 import type { PublicConfig } from '../../contract/auth.ts';
-import { CrashBoundary } from './app/CrashBoundary.tsx';
-import { theme } from './app/mantine-theme.ts';
+import { mountPage } from './app/mount.tsx';
 import { HomePage } from './features/home/pages/HomePage.tsx';
 import { pricingRequests } from './features/home/api/pricing.ts';
 import { api } from './lib/api.ts';
 import { startErrorReporting } from './lib/error-reporting.ts';
-import { useTheme } from './lib/theme.ts';
 
 /**
  * The marketing home page's own entry (home.html, served for `/` on the non-app host; server/app.ts). It carries
@@ -29,19 +24,4 @@ api<PublicConfig>('/config').then(
   () => startErrorReporting(null),
 );
 
-function Root() {
-  const scheme = useTheme();
-  return (
-    <MantineProvider theme={theme} forceColorScheme={scheme}>
-      <HomePage />
-    </MantineProvider>
-  );
-}
-
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <CrashBoundary>
-      <Root />
-    </CrashBoundary>
-  </StrictMode>,
-);
+mountPage(<HomePage />);

@@ -1,16 +1,12 @@
-import { lazy, StrictMode, Suspense } from 'react';
-import { createRoot } from 'react-dom/client';
-import { MantineProvider } from '@mantine/core';
+import { lazy, Suspense } from 'react';
 import { QueryClientProvider } from '@tanstack/react-query';
 import { Link, RouterProvider } from 'react-router';
 import '@mantine/core/styles.css';
 import '@mantine/notifications/styles.css';
 import './styles.css';
 import { router } from './app/router.tsx';
-import { CrashBoundary } from './app/CrashBoundary.tsx';
-import { theme } from './app/mantine-theme.ts';
+import { mountPage } from './app/mount.tsx';
 import { LinkComponent } from './components/InternalLink.tsx';
-import { useTheme } from './lib/theme.ts';
 import { registerServiceWorker } from './lib/service-worker.ts';
 import { serverConfigQuery } from './lib/server-config.ts';
 import { queryClient } from './lib/query-client.ts';
@@ -20,36 +16,25 @@ import { startErrorReporting } from './lib/error-reporting.ts';
 // which the container shows once it is there (issue 14: the first load carries no code a first paint does not need).
 const Notifications = lazy(async () => ({ default: (await import('./app/Toasts.tsx')).Notifications }));
 
-function Root() {
-  const scheme = useTheme();
-  return (
-    <MantineProvider theme={theme} forceColorScheme={scheme}>
-      {/* Bottom right: toasts never cover the header's tenant selector and theme toggle. */}
-      <Suspense>
-        <Notifications position="bottom-right" />
-      </Suspense>
-      <QueryClientProvider client={queryClient}>
-        {/* Shared pieces' links (logo, footers) change pages inside the app without a reload. */}
-        <LinkComponent value={Link}>
-          <RouterProvider router={router} />
-        </LinkComponent>
-      </QueryClientProvider>
-    </MantineProvider>
-  );
-}
-
 // The DSN comes from the server at run time (same request as the rest of the page's config); none, nothing loads.
 queryClient.fetchQuery(serverConfigQuery).then(
   (config) => startErrorReporting(config.sentryDsn),
   () => startErrorReporting(null),
 );
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <CrashBoundary>
-      <Root />
-    </CrashBoundary>
-  </StrictMode>,
+mountPage(
+  <>
+    {/* Bottom right: toasts never cover the header's tenant selector and theme toggle. */}
+    <Suspense>
+      <Notifications position="bottom-right" />
+    </Suspense>
+    <QueryClientProvider client={queryClient}>
+      {/* Shared pieces' links (logo, footers) change pages inside the app without a reload. */}
+      <LinkComponent value={Link}>
+        <RouterProvider router={router} />
+      </LinkComponent>
+    </QueryClientProvider>
+  </>,
 );
 
 window.addEventListener('load', () => registerServiceWorker());

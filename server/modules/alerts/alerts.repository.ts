@@ -78,7 +78,6 @@ async function trigramCandidates(db: DB, dialect: Dialect, text: string): Promis
   return rows.length > FTS_PAGE_LIMIT ? { many: fts } : { rowids: rows.map((r) => r.rowid) };
 }
 
-
 /**
  * The alerts with the names they show: the client's and the integration's (of the same tenant) and the assignee's.
  * The names are scalar look-ups by primary key rather than joins: the same rows, while PostgreSQL plans the query in a
@@ -326,8 +325,17 @@ export async function insertEvent(db: DB, row: AlertEventsTable) {
 }
 
 export type AlertPatch = Partial<
-  Pick<AlertsTable, 'status' | 'acknowledged_by' | 'acknowledged_at' | 'resolved_by' | 'resolved_at' | 'closed_by' | 'closed_at' | 'assigned_to' | 'updated_at'>
+  Pick<
+    AlertsTable,
+    'status' | 'acknowledged_by' | 'acknowledged_at' | 'resolved_by' | 'resolved_at' | 'closed_by' | 'closed_at' | 'assigned_to' | 'updated_at' | 'next_step_at' | 'overdue_check_at'
+  >
 >;
+
+/**
+ * Part of a status change that ends the alert's escalation (acknowledge, start work, resolve, close): its next level and
+ * overdue check are cleared in the very update that changes the status (its escalation jobs are deleted beside it).
+ */
+export const ESCALATION_ENDS = { next_step_at: null, overdue_check_at: null } as const satisfies AlertPatch;
 
 /**
  * Applies a change only while the alert is in one of `from` (a compare-and-set on the status), so two people acting
@@ -453,7 +461,7 @@ export async function applyIntegrationTransition(
   const acknowledge = input.action === 'acknowledge';
   return db
     .updateTable('alerts')
-    .set(acknowledge ? { status: 'acknowledged', acknowledged_at: at, updated_at: at } : { status: 'resolved', resolved_at: at, updated_at: at })
+    .set({ ...(acknowledge ? { status: 'acknowledged', acknowledged_at: at } : { status: 'resolved', resolved_at: at }), updated_at: at, ...ESCALATION_ENDS })
     .where('tenant_id', '=', tenantId)
     .where('integration_id', '=', input.integrationId)
     .where('dedup_key', '=', input.dedupKey)

@@ -12,6 +12,7 @@ import { listPageOutcomes } from '../paging/paging.repository.ts';
 import {
   findAlert,
   findAlertStatus,
+  ESCALATION_ENDS,
   findAssignee,
   insertEvent,
   insertNote,
@@ -127,7 +128,7 @@ async function applyUserAction(
   return applyActionAs(deps, ctx.tenant.id, actorOf(ctx), alertId, action, patch, event);
 }
 
-/** Actions that end the alert's escalation: its pending steps and pages are deleted in the same transaction. */
+/** Actions that end the alert's escalation: its timers are cleared and its pending jobs deleted in the same transaction. */
 const STOPS_ESCALATION: ReadonlySet<AlertAction> = new Set(['acknowledge', 'startWork', 'resolve', 'close']);
 
 /**
@@ -146,9 +147,10 @@ async function applyActionAs(
 ) {
   const at = now();
   const changed = await deps.db.transaction().execute(async (trx) => {
-    const row = await updateAlertIfStatus(trx, tenantId, alertId, ACTION_FROM[action], { ...patch(at), updated_at: at });
+    const ends = STOPS_ESCALATION.has(action);
+    const row = await updateAlertIfStatus(trx, tenantId, alertId, ACTION_FROM[action], { ...patch(at), updated_at: at, ...(ends ? ESCALATION_ENDS : {}) });
     if (!row) return null;
-    if (STOPS_ESCALATION.has(action)) await cancelAlertJobs(trx, tenantId, alertId);
+    if (ends) await cancelAlertJobs(trx, tenantId, alertId);
     if (also) await also(trx, at);
     await insertEvent(trx, {
       id: randomUUID(),

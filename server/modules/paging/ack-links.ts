@@ -1,6 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
-import { findServerKey, saveServerKey } from './paging.repository.ts';
+import { serverKey } from './paging.repository.ts';
 
 /**
  * Signed acknowledge links (issue 11): nothing is stored when a page goes out. A token carries the alert, the person
@@ -29,16 +29,16 @@ const keys = new WeakMap<DB, Promise<Buffer>>();
 function keyOf(db: DB): Promise<Buffer> {
   let key = keys.get(db);
   if (!key) {
-    key = (async () => {
-      const stored = (await findServerKey(db, KEY_NAME)) ?? (await saveServerKey(db, KEY_NAME, randomBytes(32).toString('base64url'), new Date().toISOString()));
-      return Buffer.from(stored, 'base64url');
-    })();
+    key = serverKey(db, KEY_NAME, () => randomBytes(32).toString('base64url')).then((stored) => Buffer.from(stored, 'base64url'));
     // A failed read (database away) is tried again next time.
     key.catch(() => keys.delete(db));
     keys.set(db, key);
   }
   return key;
 }
+
+/** The signature of a token's body: the first MAC_BYTES of its HMAC-SHA-256. */
+const macOf = (key: Buffer, body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
 
 export interface AckLinkClaims {
   alertId: string;
@@ -55,8 +55,7 @@ export async function ackLinkSigner(db: DB) {
     packUuid(alertId).copy(body, 0);
     packUuid(userId).copy(body, 16);
     body.writeUInt32BE(Math.min(0xffffffff, Math.floor(expiresAt.getTime() / 1000)), 32);
-    const mac = createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);
-    return Buffer.concat([body, mac]).toString('base64url');
+    return Buffer.concat([body, macOf(key, body)]).toString('base64url');
   };
 }
 
@@ -66,7 +65,6 @@ export async function verifyAckToken(db: DB, token: string): Promise<AckLinkClai
   const raw = Buffer.from(token, 'base64url');
   if (raw.length !== BODY_BYTES + MAC_BYTES || raw.toString('base64url') !== token) return null;
   const body = raw.subarray(0, BODY_BYTES);
-  const mac = createHmac('sha256', await keyOf(db)).update(body).digest().subarray(0, MAC_BYTES);
-  if (!timingSafeEqual(mac, raw.subarray(BODY_BYTES))) return null;
+  if (!timingSafeEqual(macOf(await keyOf(db), body), raw.subarray(BODY_BYTES))) return null;
   return { alertId: unpackUuid(body.subarray(0, 16)), userId: unpackUuid(body.subarray(16, 32)), expiresAt: new Date(body.readUInt32BE(32) * 1000) };
 }

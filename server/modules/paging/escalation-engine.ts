@@ -536,9 +536,7 @@ export function createEscalationEngine(deps: EngineDeps) {
       }
       for (const l of levels.values()) await setEscalationMany(trx, l.tenantId, l.ids, l.values);
       await insertSystemEvents(trx, list.map((w) => w.event));
-      const claimed: JobsTable[] = [];
-      for (const [now, group] of groupBy(list, (w) => w.now.getTime())) claimed.push(...(await insertJobs(trx, group.flatMap((w) => w.jobs), new Date(now), items[0].ctx.claim ?? null)).claimed);
-      return claimed;
+      return insertJobsAtTheirMoment(trx, list, (w) => w.jobs, items[0].ctx.claim);
     }, items[0]?.ctx.claim);
     const out: unknown[] = items.map(() => null);
     writes.forEach((w, i) => (out[w.index] = results[i]));
@@ -566,9 +564,7 @@ export function createEscalationEngine(deps: EngineDeps) {
       for (const group of groupBy(list, (w) => `${w.p.tenantId}|${w.at}`).values())
         await setEscalationMany(trx, group[0].p.tenantId, group.map((w) => w.p.alertId), { overdue_at: group[0].at });
       await insertSystemEvents(trx, list.map((w) => w.repeat.event));
-      const claimed: JobsTable[] = [];
-      for (const [now, group] of groupBy(list, (w) => w.now.getTime())) claimed.push(...(await insertJobs(trx, group.flatMap((w) => w.repeat.jobs), new Date(now), items[0].ctx.claim ?? null)).claimed);
-      return claimed;
+      return insertJobsAtTheirMoment(trx, list, (w) => w.repeat.jobs, items[0].ctx.claim);
     }, items[0]?.ctx.claim);
     const out: unknown[] = items.map(() => null);
     writes.forEach((w, i) => {
@@ -851,6 +847,16 @@ function packPages(pages: DeliverPayload[]): PackedPages {
 
 function unpackPages(payload: Record<string, unknown>): DeliverPayload[] {
   return ((payload as Partial<PackedPages>).groups ?? []).flatMap(({ alertIds, ...shared }) => alertIds.map((alertId) => ({ ...shared, alertId })));
+}
+
+/**
+ * The jobs of a batch's writes, inserted at the moment each write was made (its job's `now`), those to run now under
+ * `claim`; returns them, for the worker to run once the transaction has committed.
+ */
+async function insertJobsAtTheirMoment<W extends { now: Date }>(trx: DB, list: W[], jobsOf: (w: W) => NewJob[], claim: WorkerClaim | undefined): Promise<JobsTable[]> {
+  const claimed: JobsTable[] = [];
+  for (const [now, group] of groupBy(list, (w) => w.now.getTime())) claimed.push(...(await insertJobs(trx, group.flatMap(jobsOf), new Date(now), claim ?? null)).claimed);
+  return claimed;
 }
 
 /** `list` grouped by `key`, in first-seen order. */

@@ -6,7 +6,7 @@ import type { DB } from '../../db/database.ts';
 import { JobWorker, systemClock, type Clock } from '../../jobs/job-worker.ts';
 import { createEscalationEngine } from './escalation-engine.ts';
 import { createHandoverNotifier, HANDOVER_JOB } from './handover.ts';
-import { findServerKey, saveServerKey } from './paging.repository.ts';
+import { serverKey } from './paging.repository.ts';
 import { createTransports, type Transports } from './transports.ts';
 
 /** What the paging runtime shares as `app.paging` (tests drive the worker by hand with a moved clock). */
@@ -46,10 +46,7 @@ const NEW_ALERT_WAKE_MS = 100;
 /** VAPID keys from the environment, else the pair this server generated at first start (any instance), kept in server_keys. */
 export async function resolveVapid(db: DB, configured: Deps['config']['vapid'], subject: string) {
   if (configured) return configured;
-  const stored = await findServerKey(db, 'vapid');
-  if (stored) return { ...(JSON.parse(stored) as { publicKey: string; privateKey: string }), subject };
-  const fresh = webpush.generateVAPIDKeys();
-  const kept = JSON.parse(await saveServerKey(db, 'vapid', JSON.stringify(fresh), new Date().toISOString())) as { publicKey: string; privateKey: string };
+  const kept = JSON.parse(await serverKey(db, 'vapid', () => JSON.stringify(webpush.generateVAPIDKeys()))) as { publicKey: string; privateKey: string };
   return { ...kept, subject };
 }
 
@@ -76,20 +73,11 @@ async function paging(app: FastifyInstance, opts: PagingOptions) {
   app.decorate('paging', { worker, engine, transports, clock } satisfies PagingRuntime);
   // A new alert's escalation is due at once. Created here, or on another instance (PostgreSQL: the bus's NOTIFY), it
   // wakes this worker within NEW_ALERT_WAKE_MS rather than at its next poll.
-  let wakeTimer: NodeJS.Timeout | null = null;
   deps.bus.onAlertChange((_tenantId, change) => {
-    if (change.kind !== 'created' || wakeTimer || !worker.isRunning) return;
-    wakeTimer = setTimeout(() => {
-      wakeTimer = null;
-      if (!worker.isBusy) worker.wake();
-    }, NEW_ALERT_WAKE_MS);
-    wakeTimer.unref();
+    if (change.kind === 'created') worker.wakeWithin(NEW_ALERT_WAKE_MS);
   });
   if (deps.config.jobWorker) app.addHook('onReady', async () => worker.start());
-  app.addHook('preClose', async () => {
-    if (wakeTimer) clearTimeout(wakeTimer);
-    await worker.stop();
-  });
+  app.addHook('preClose', async () => worker.stop());
 }
 
 export const pagingPlugin = fp(paging, { name: 'paging' });
