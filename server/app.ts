@@ -7,7 +7,8 @@ import cookie from '@fastify/cookie';
 import fastifyStatic from '@fastify/static';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform, jsonSchemaTransformObject, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject, validatorCompiler } from 'fastify-type-provider-zod';
+import { contractSerializerCompiler } from './http/serializer.ts';
 import { sql } from 'kysely';
 import type { Config } from './config.ts';
 import { migrate, openDatabase, ping, type DatabaseHandle } from './db/database.ts';
@@ -82,7 +83,7 @@ export async function buildApp(
     onConstructorPoisoning: 'error',
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(contractSerializerCompiler);
   // JSON only: any other body type answers 415.
   app.removeContentTypeParser(['text/plain']);
 

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import { OWN_MSG } from '../../contract/messages.ts';
 import { isDatabaseUnavailable } from '../db/database.ts';
 
@@ -62,10 +62,6 @@ export function registerErrorHandling(app: FastifyInstance) {
       }
       const message = Object.values(fields)[0] ?? 'Invalid request';
       return reply.code(400).send({ error: { code: 'validation_failed', message, fields } });
-    }
-    if (isResponseSerializationError(err)) {
-      req.log.error({ err, issues: err.cause?.issues }, 'response did not match its schema');
-      return reply.code(500).send({ error: { code: 'internal', message: 'Internal server error', requestId: req.id } });
     }
     const status = typeof err.statusCode === 'number' && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 500;
     if (status === 500) {
