@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider, type PostgresPool, type PostgresPoolClient } from 'kysely';
 import SqliteDatabase from 'better-sqlite3';
 import pg from 'pg';
 import type { Database } from './schema.ts';
@@ -42,7 +42,7 @@ export function openDatabase(
     const report = opts.onConnectionError ?? (() => {});
     pool.on('error', () => {}); // already reported by the client listener below
     pool.on('connect', (client) => client.on('error', report));
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool: withCallbackQueries(pool) }) });
     return { db, dialect: 'postgres', pool, close: () => db.destroy() };
   }
   const file = url.replace(/^sqlite:(\/\/)?/, '');
@@ -54,6 +54,35 @@ export function openDatabase(
   sqlite.pragma('synchronous = NORMAL');
   const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(sqlite) }) });
   return { db, dialect: 'sqlite', pool: null, close: () => db.destroy() };
+}
+
+/**
+ * The pool as Kysely sees it, whose clients run each query through pg's callback form instead of its promise form
+ * (`client.query(text, values)` without a callback). With the promise form, V8's allocation-site pretenuring misjudges
+ * how long a query's objects live: every finished query (its rows, their strings, pg's bookkeeping) is kept through
+ * two young-generation collections and moved to the old generation. Measured on the dashboard's list over HTTP
+ * (1,000,000 alerts, PostgreSQL): about 1.1 MB promoted per scavenge and 2 ms scavenge pauses, against nothing
+ * promoted and 0.5 ms with the callback form (`--no-allocation-site-pretenuring` does the same; issue 14). One wrapper
+ * per pg client, so Kysely keeps recognising its connections.
+ */
+export function withCallbackQueries(pool: pg.Pool): PostgresPool {
+  const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
+  const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    function query(text: string | pg.Submittable, values: readonly unknown[] = []) {
+      if (typeof text !== 'string') return client.query(text); // a cursor
+      return new Promise<pg.QueryResult>((resolve, reject) => client.query(text, values as unknown[], (err, res) => (err ? reject(err) : resolve(res))));
+    }
+    return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+  };
+  return {
+    async connect() {
+      const client = await pool.connect();
+      let wrapper = wrappers.get(client);
+      if (!wrapper) wrappers.set(client, (wrapper = wrap(client)));
+      return wrapper;
+    },
+    end: () => pool.end(),
+  };
 }
 
 const STATEMENT_CACHE_SIZE = 500;

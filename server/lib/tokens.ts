@@ -1,7 +1,7 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 
 /** SHA-256 (hex) of a secret handed out once: what we store and look up in its place. */
-export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex');
+export const hashToken = (token: string) => hash('sha256', token, 'hex');
 
 /** A fresh random token (256 bits, base64url) and the hash we store in its place. */
 export function newToken() {
