@@ -34,8 +34,11 @@ declare module 'fastify' {
  * when the tenant is missing or the user is not an active member of it (callers answer both alike).
  */
 export async function loadTenantContext(db: DB, user: SessionUser, tenantId: string): Promise<TenantContext | null> {
-  const found = await findTenantForUser(db, tenantId, user.id);
-  if (!found) return null;
+  return contextOf(user, await findTenantForUser(db, tenantId, user.id));
+}
+
+function contextOf(user: SessionUser, found: { tenant: TenantsTable | undefined; memberRole: MemberRole | null | undefined } | undefined): TenantContext | null {
+  if (!found?.tenant) return null;
   const role = resolveRole(user.id, found.tenant, found.memberRole ? { role: found.memberRole } : undefined);
   return role ? { user, tenant: found.tenant, role, abilities: tenantAbilities(role) } : null;
 }
@@ -59,7 +62,11 @@ export function registerTenantContext(app: FastifyInstance, db: DB) {
   });
 
   const loadForRoute = async (req: FastifyRequest) => {
-    const ctx = await loadTenantContext(db, requireUser(req), (req.params as { tenantId: string }).tenantId);
+    const user = requireUser(req);
+    const { tenantId } = req.params as { tenantId: string };
+    // Read with the session when it could be (session.ts); else asked now.
+    const standing = req.sessionStanding;
+    const ctx = standing && standing.tenantId === tenantId ? contextOf(user, standing) : await loadTenantContext(db, user, tenantId);
     if (!ctx) throw notFound();
     (req as unknown as Holder)[kTenantContext] = ctx;
   };

@@ -7,6 +7,8 @@ import { AppError, registerErrorHandling } from './errors.ts';
 import { registerSession } from './session.ts';
 import { registerTenantContext } from './tenant-context.ts';
 import { authorize, tenantAbilities } from '../modules/tenants/tenants.policy.ts';
+import { findSessionStanding, findSessionUser } from '../modules/auth/sessions.repository.ts';
+import { findTenantForUser } from '../modules/tenants/tenants.repository.ts';
 
 /**
  * The `tenantScoped` route option on its own, on a bare server sharing the test app's database: what it answers and
@@ -62,6 +64,27 @@ describeEachDatabase('tenantScoped routes', (t) => {
     expect(other.statusCode).toBe(404);
     expect(missing.statusCode).toBe(404);
     expect(other.body).toBe(missing.body);
+  });
+
+  it('reads the standing with the session exactly as asked apart, and checks odd ids the same way without it', async () => {
+    const owner = await registerOwner(t().app);
+    const member = await addMember(t().deps, t().app, owner.tenantId, 'admin');
+    const token = member.agent.cookie!.replace(/^alertdesk_session=/, '');
+    const db = t().deps.db;
+    const together = await findSessionStanding(db, token, owner.tenantId);
+    expect(together?.user).toEqual(await findSessionUser(db, token));
+    const apart = await findTenantForUser(db, owner.tenantId, member.userId);
+    expect(together?.standing).toEqual({ tenantId: owner.tenantId, tenant: apart!.tenant, memberRole: 'admin' });
+    const elsewhere = await findSessionStanding(db, token, (await registerOwner(t().app)).tenantId);
+    expect(elsewhere?.standing.tenant?.id).toBeDefined();
+    expect(elsewhere?.standing.memberRole).toBeNull();
+    expect((await findSessionStanding(db, token, 'no-such-tenant'))?.standing.tenant).toBeUndefined();
+    expect(await findSessionStanding(db, 'not-a-session', owner.tenantId)).toBeUndefined();
+    // Not of the shape we issue: not read with the session, still answered like any missing tenant.
+    const odd = await call(member.agent, 'no such tenant', `/api/tenants/${encodeURIComponent('no such tenant')}/probe`);
+    const missing = await call(member.agent, 'no-such-tenant');
+    expect(odd.statusCode).toBe(404);
+    expect(odd.body).toBe(missing.body);
   });
 
   it('fails loudly (500) when a handler reads req.tenantContext on a route that did not declare tenantScoped', async () => {

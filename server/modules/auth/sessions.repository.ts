@@ -1,5 +1,7 @@
 import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
+import { sql } from 'kysely';
+import type { TenantMembersTable, TenantsTable } from '../../db/schema.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 
 export const SESSION_TTL_MS = 30 * 24 * 3600_000;
@@ -21,15 +23,66 @@ export async function createSession(db: DB, userId: string, meta: { userAgent?: 
   return token;
 }
 
-export async function findSessionUser(db: DB, token: string) {
-  return db
+const liveSessionUser = (db: DB, token: string) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .selectAll('users')
     .select('sessions.token_hash')
     .where('sessions.token_hash', '=', hashToken(token))
-    .where('sessions.expires_at', '>', now())
+    .where('sessions.expires_at', '>', now());
+
+export async function findSessionUser(db: DB, token: string) {
+  return liveSessionUser(db, token).executeTakeFirst();
+}
+
+// Every column of tenants, spelled out for the prefixed select below (a column added to TenantsTable and not here is a
+// type error).
+const TENANT_COLUMN_SET: Record<keyof TenantsTable, true> = {
+  id: true,
+  name: true,
+  owner_id: true,
+  plan: true,
+  max_users: true,
+  max_clients: true,
+  features: true,
+  custom_domain: true,
+  logo_url: true,
+  created_at: true,
+  updated_at: true,
+};
+const TENANT_COLUMNS = Object.keys(TENANT_COLUMN_SET) as Array<keyof TenantsTable>;
+
+/** What findSessionStanding found of the tenant: the tenant (undefined when there is none) and the user's active membership role. */
+export interface TenantStanding {
+  tenantId: string;
+  tenant: TenantsTable | undefined;
+  memberRole: TenantMembersTable['role'] | null;
+}
+
+/**
+ * The session's user and, in the same query, their standing in one tenant (the tenant row and their active
+ * membership): a tenant's route needs both before it does anything, and asking twice cost every such request a
+ * second round trip (issue 14). The standing is only what is stored; the policy decides what it means.
+ */
+export async function findSessionStanding(db: DB, token: string, tenantId: string) {
+  const row = await liveSessionUser(db, token)
+    .leftJoin('tenants as st', (join) => join.on('st.id', '=', tenantId))
+    .leftJoin('tenant_members as sm', (join) => join.onRef('sm.tenant_id', '=', 'st.id').onRef('sm.user_id', '=', 'users.id').on('sm.status', '=', 'active'))
+    .select(TENANT_COLUMNS.map((c) => sql.ref(`st.${c}`).as(`st_${c}`)))
+    .select('sm.role as sm_role')
     .executeTakeFirst();
+  if (!row) return undefined;
+  const r = row as unknown as Record<string, unknown>;
+  const { sm_role, ...rest } = r;
+  const user = {} as Record<string, unknown>;
+  const tenant = {} as Record<string, unknown>;
+  for (const [k, v] of Object.entries(rest)) {
+    if (k.startsWith('st_')) tenant[k.slice(3)] = v;
+    else user[k] = v;
+  }
+  const standing: TenantStanding = { tenantId, tenant: tenant.id == null ? undefined : (tenant as unknown as TenantsTable), memberRole: (sm_role as TenantStanding['memberRole']) ?? null };
+  return { user: user as unknown as NonNullable<Awaited<ReturnType<typeof findSessionUser>>>, standing };
 }
 
 /** True while the session with this hash exists and has not expired (live streams re-check it). */
