@@ -73,8 +73,7 @@ export async function findSessionStanding(db: DB, token: string, tenantId: strin
     .select('sm.role as sm_role')
     .executeTakeFirst();
   if (!row) return undefined;
-  const r = row as unknown as Record<string, unknown>;
-  const { sm_role, ...rest } = r;
+  const { sm_role, ...rest } = row as unknown as Record<string, unknown>;
   const user = {} as Record<string, unknown>;
   const tenant = {} as Record<string, unknown>;
   for (const [k, v] of Object.entries(rest)) {
