@@ -1,7 +1,7 @@
 import type { Config } from './config.ts';
 import type { DB, Dialect } from './db/database.ts';
-import type { Mailer } from './modules/mail/mailer.ts';
-import type { AlertBus } from './modules/alerts/alert-bus.ts';
+import type { Mailer } from './notifications/mailer.ts';
+import type { AlertBus } from './events/alert-bus.ts';
 
 /**
  * What route modules need from the running server; built once in buildApp. Long-lived runtimes with a lifecycle of

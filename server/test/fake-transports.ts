@@ -1,5 +1,5 @@
 import { DeliveryError, type Transports } from '../modules/paging/transports.ts';
-import type { Mail } from '../modules/mail/mailer.ts';
+import type { Mail } from '../notifications/mailer.ts';
 
 /** Local stand-ins for the providers (the edge of the world): they keep what they were asked to send. */
 export function fakeTransports(opts: { sms?: boolean } = {}) {

@@ -8,7 +8,7 @@ import pg from 'pg';
 import { loadConfig, type Config } from '../config.ts';
 import { buildApp } from '../app.ts';
 import type { Deps } from '../deps.ts';
-import type { Mail, Mailer } from '../modules/mail/mailer.ts';
+import type { Mail, Mailer } from '../notifications/mailer.ts';
 import type { Clock } from '../jobs/job-worker.ts';
 import type { Transports } from '../modules/paging/transports.ts';
 

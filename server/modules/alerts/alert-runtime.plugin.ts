@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps.ts';
 import { IntegrationKeyCache } from '../integrations/integration-keys.ts';
-import type { AlertBus } from './alert-bus.ts';
+import type { AlertBus } from '../../events/alert-bus.ts';
 import { AlertStreams } from './alert-stream.ts';
 import { IngestService } from './ingest/ingest.service.ts';
 

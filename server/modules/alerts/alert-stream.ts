@@ -6,7 +6,7 @@ import { isSessionLive } from '../auth/sessions.repository.ts';
 import { tooMany } from '../../http/errors.ts';
 import { OWN_MSG } from '../../../contract/messages.ts';
 import type { AlertChange, AlertStreamEvent } from '../../../contract/alerts.ts';
-import type { AccessNotice, AlertBus, BusMessage } from './alert-bus.ts';
+import type { AccessNotice, AlertBus, BusMessage } from '../../events/alert-bus.ts';
 import { findAlertsByIds, toAlert } from './alerts.repository.ts';
 
 const HEARTBEAT_MS = 25_000;

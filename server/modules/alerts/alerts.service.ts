@@ -5,7 +5,7 @@ import { ALERT_MSG, type AlertAction, type AlertDetail, type AlertStatus, type B
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import type { AlertEventsTable } from '../../db/schema.ts';
-import type { AlertBus } from './alert-bus.ts';
+import type { AlertBus } from '../../events/alert-bus.ts';
 import { ACTION_FROM } from './alerts.policy.ts';
 import { cancelAlertJobs } from '../../jobs/jobs.repository.ts';
 import { listPageOutcomes } from '../paging/paging.repository.ts';

@@ -21,7 +21,7 @@ import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/
 import type { TenantContext } from '../../http/tenant-context.ts';
 import type { Clock } from '../../jobs/job-worker.ts';
 import { enqueueJobs, type NewJob } from '../../jobs/jobs.repository.ts';
-import type { AlertBus } from '../alerts/alert-bus.ts';
+import type { AlertBus } from '../../events/alert-bus.ts';
 import { listActiveMemberAccounts } from '../members/members.repository.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import * as repo from './approvals.repository.ts';

@@ -3,7 +3,7 @@ import { APPROVAL_MSG, ApprovalPolicyInput } from '../../../contract/approvals.t
 import { Agent, startTestApp, testDatabases } from '../../test/test-app.ts';
 import { addMember, registerOwner, superAdmin } from '../../test/factories.ts';
 import { fakeTransports } from '../../test/fake-transports.ts';
-import type { BusMessage } from '../alerts/alert-bus.ts';
+import type { BusMessage } from '../../events/alert-bus.ts';
 
 const HOUR = 3600_000;
 

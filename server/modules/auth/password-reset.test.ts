@@ -3,7 +3,7 @@ import { loadConfig } from '../../config.ts';
 import { Agent, startTestApp, testDatabases } from '../../test/test-app.ts';
 import { registerOwner, uniqueEmail } from '../../test/factories.ts';
 import { startSmtpServer } from '../../test/smtp.ts';
-import { createMailer } from '../mail/mailer.ts';
+import { createMailer } from '../../notifications/mailer.ts';
 
 for (const db of testDatabases()) {
   describe(`password reset through a real SMTP server [${db.name}]`, () => {

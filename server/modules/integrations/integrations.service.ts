@@ -5,7 +5,7 @@ import { INTEGRATION_MSG, type Integration, type IntegrationWithKey } from '../.
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
-import type { AlertBus } from '../alerts/alert-bus.ts';
+import type { AlertBus } from '../../events/alert-bus.ts';
 import type { IngestService } from '../alerts/ingest/ingest.service.ts';
 import { generatedDedupKey } from '../alerts/ingest/ingest.mappers.ts';
 import { newIntegrationKey } from './integration-keys.ts';

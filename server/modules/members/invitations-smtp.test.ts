@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, startTestApp, testDatabases } from '../../test/test-app.ts';
 import { registerOwner, uniqueEmail } from '../../test/factories.ts';
 import { startSmtpServer } from '../../test/smtp.ts';
-import { createMailer } from '../mail/mailer.ts';
+import { createMailer } from '../../notifications/mailer.ts';
 
 for (const db of testDatabases()) {
   describe(`invitations through a real SMTP server [${db.name}]`, () => {

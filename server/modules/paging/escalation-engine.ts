@@ -11,7 +11,7 @@ import { DONE_AND_DELETED, type BatchJobHandler, type JobHandler, type WorkerCla
 import type { JobsTable } from '../../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
 import { completeJobs, insertJobs, type NewJob } from '../../jobs/jobs.repository.ts';
-import type { AlertBus } from '../alerts/alert-bus.ts';
+import type { AlertBus } from '../../events/alert-bus.ts';
 import { toPolicy } from '../escalation/escalation-policies.repository.ts';
 import { policyForAlert } from '../escalation/escalation-policies.service.ts';
 import { deletePushToken, toChannelPreferences } from '../profile/profile.repository.ts';

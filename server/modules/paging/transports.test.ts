@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ece from 'http_ece';
 import webpush from 'web-push';
 import { startSmtpServer } from '../../test/smtp.ts';
-import { createMailer } from '../mail/mailer.ts';
+import { createMailer } from '../../notifications/mailer.ts';
 import { smsText } from './escalation-engine.ts';
 import { createTransports, DeliveryError } from './transports.ts';
 

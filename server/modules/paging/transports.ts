@@ -1,7 +1,7 @@
 import type https from 'node:https';
 import webpush from 'web-push';
 import type { Config } from '../../config.ts';
-import type { Mail, Mailer } from '../mail/mailer.ts';
+import type { Mail, Mailer } from '../../notifications/mailer.ts';
 
 /** A delivery that did not go through: `permanent` ones are recorded as failed at once, others are retried. */
 export class DeliveryError extends Error {

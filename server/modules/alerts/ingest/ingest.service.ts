@@ -5,7 +5,7 @@ import type { AlertsTable } from '../../../db/schema.ts';
 import { now } from '../../../db/database.ts';
 import type { IngestResult } from '../../../../contract/integrations.ts';
 import type { AlertChange } from '../../../../contract/alerts.ts';
-import type { AlertBus } from '../alert-bus.ts';
+import type { AlertBus } from '../../../events/alert-bus.ts';
 import type { IntegrationAuth } from '../../integrations/integration-keys.ts';
 import { findClientIdByRef } from '../../clients/clients.repository.ts';
 import { alertUpsert, applyIntegrationTransition, insertEvent, type AlertUpsert, type UpsertedAlert } from '../alerts.repository.ts';

@@ -2,9 +2,9 @@ import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { sql } from 'kysely';
 import type { FastifyBaseLogger } from 'fastify';
-import type { AlertChange } from '../../../contract/alerts.ts';
-import type { ApprovalChange } from '../../../contract/approvals.ts';
-import type { DB, Dialect } from '../../db/database.ts';
+import type { AlertChange } from '../../contract/alerts.ts';
+import type { ApprovalChange } from '../../contract/approvals.ts';
+import type { DB, Dialect } from '../db/database.ts';
 
 /** What a live-stream subscriber receives: an alert that changed, or "you may have missed events, reload". */
 export type BusMessage = { type: 'alert'; change: AlertChange } | { type: 'approval'; change: ApprovalChange } | { type: 'resync' };
