@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DB, Dialect } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../lib/ids.ts';
-import { bulkInsert, chunks, type BulkInsert } from './bulk-insert.ts';
+import { bulkInsert, chunks, type BulkInsert } from '../db/bulk-insert.ts';
 
 /** A job to schedule: `uniqueKey` makes scheduling idempotent (a second enqueue with the same key does nothing). */
 export interface NewJob {

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { hashToken } from '../../lib/tokens.ts';
-import { chunks } from '../../jobs/bulk-insert.ts';
+import { chunks } from '../../db/bulk-insert.ts';
 import type { DB, Dialect } from '../../db/database.ts';
 import { isDatabaseUnavailable, parseJson } from '../../db/database.ts';
 import type { AlertPriority } from '../../../contract/alerts.ts';

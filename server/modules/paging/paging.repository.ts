@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
 import type { AckTokensTable, AlertEventsTable, AlertsTable, EscalationPoliciesTable, NotificationAttemptsTable, NotificationPreferencesTable } from '../../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
-import { bulkInsert, chunks, isPostgres, pgWriteAtOnce, ROWS_PER_STATEMENT, type BulkInsert } from '../../jobs/bulk-insert.ts';
+import { bulkInsert, chunks, isPostgres, pgWriteAtOnce, ROWS_PER_STATEMENT, type BulkInsert } from '../../db/bulk-insert.ts';
 import type { PushTarget } from './transports.ts';
 
 /** What the engine reads of an alert. */

@@ -1,5 +1,5 @@
 import { CompiledQuery, PostgresAdapter } from 'kysely';
-import type { DB } from '../db/database.ts';
+import type { DB } from './database.ts';
 
 /**
  * Multi-row inserts of the hot paths (the escalation engine writes thousands of timeline entries, jobs and attempts a
