@@ -15,7 +15,7 @@ import pg from 'pg';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig, type Config } from '../server/config.ts';
 import { buildApp } from '../server/app.ts';
-import type { Transports } from '../server/modules/paging/transports.ts';
+import type { Transports } from '../server/notifications/channel.ts';
 
 const { values: args } = parseArgs({ options: { alerts: { type: 'string', default: '10000' }, only: { type: 'string' }, profile: { type: 'string' }, worker: { type: 'string' }, schema: { type: 'string' } } });
 const ALERTS = Number(args.alerts);
@@ -98,7 +98,7 @@ async function drain(app: FastifyInstance, count: { email: number }, name = 'dra
   const profiler = args.profile ? await startProfile() : null;
   const t0 = performance.now();
   const cpu0 = process.cpuUsage();
-  while ((await app.paging.worker.runDue()) > 0);
+  while ((await app.jobs.worker.runDue()) > 0);
   const cpu = process.cpuUsage(cpu0);
   if (profiler) await profiler.stop(path.join(args.profile!, `${name}-${process.pid}.cpuprofile`));
   // CPU seconds of this process (the server's own work; PostgreSQL's is not in it): less noisy than wall time on a busy machine.

@@ -42,6 +42,14 @@ export const DONE_AND_DELETED: unique symbol = Symbol('job done and deleted by i
  */
 export type BatchJobHandler = (jobs: Array<{ job: JobsTable; ctx: JobContext }>) => Promise<Array<unknown>>;
 
+/** A batch handler run on one job at a time. */
+export const singly =
+  (batch: BatchJobHandler): JobHandler =>
+  async (job, ctx) => {
+    const [err] = await batch([{ job, ctx }]);
+    if (err !== null && err !== undefined && err !== DONE_AND_DELETED) throw err;
+  };
+
 /**
  * Something a worker does on every pass before running due jobs (the escalation engine starts pending alerts, fires
  * levels and overdue checks that came due); returns how many items it took (the worker calls it again until 0).
@@ -115,6 +123,11 @@ export class JobWorker {
   /** Adds the batch handler of a kind of job. */
   handleBatch(kind: string, handler: BatchJobHandler) {
     (this.opts.batchHandlers ??= {})[kind] = handler;
+  }
+
+  /** Adds a sweep, run on every pass after those added before it. */
+  addSweep(sweep: Sweep) {
+    (this.opts.sweeps ??= []).push(sweep);
   }
 
   /** Starts a pass as soon as possible (new work was added). */

@@ -28,7 +28,7 @@ export function registerHealthRoutes(app: FastifyInstance, deps: Deps) {
     const database = (await ping(deps.db)) ? ('ok' as const) : ('failed' as const);
     const pending = database === 'ok' ? await pendingMigrations(deps.db, deps.dialect === 'postgres' ? deps.config.databaseSchema : null).catch(() => null) : null;
     const migrations = pending === null ? ('unknown' as const) : pending === 0 ? ('ok' as const) : ('pending' as const);
-    const jobWorker = !deps.config.jobWorker ? ('disabled' as const) : app.paging.worker.isRunning ? ('ok' as const) : ('stopped' as const);
+    const jobWorker = !deps.config.jobWorker ? ('disabled' as const) : app.jobs.worker.isRunning ? ('ok' as const) : ('stopped' as const);
     const ready = database === 'ok' && migrations === 'ok' && jobWorker !== 'stopped';
     return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks: { database, migrations, jobWorker } });
   });

@@ -180,7 +180,7 @@ for (const db of testDatabases()) {
 
     it('is ready while the job worker runs, and not once it stopped', async () => {
       expect((await env.app.inject({ method: 'GET', url: '/api/health/ready' })).json()).toEqual({ status: 'ok', checks: { database: 'ok', migrations: 'ok', jobWorker: 'ok' } });
-      await env.app.paging.worker.stop();
+      await env.app.jobs.worker.stop();
       const stopped = await env.app.inject({ method: 'GET', url: '/api/health/ready' });
       expect(stopped.statusCode).toBe(503);
       expect(stopped.json().checks.jobWorker).toBe('stopped');

@@ -1,4 +1,4 @@
-import { DeliveryError, type Transports } from '../modules/paging/transports.ts';
+import { DeliveryError, type Transports } from '../notifications/channel.ts';
 import type { Mail } from '../notifications/mailer.ts';
 
 /** Local stand-ins for the providers (the edge of the world): they keep what they were asked to send. */

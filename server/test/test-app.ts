@@ -10,7 +10,7 @@ import { buildApp } from '../app.ts';
 import type { Deps } from '../deps.ts';
 import type { Mail, Mailer } from '../notifications/mailer.ts';
 import type { Clock } from '../jobs/job-worker.ts';
-import type { Transports } from '../modules/paging/transports.ts';
+import type { Transports } from '../notifications/channel.ts';
 
 export interface TestDatabase {
   name: 'sqlite' | 'postgres';
@@ -64,7 +64,7 @@ export async function startTestApp(
   } else databaseSchema = id;
   const config: Config = {
     // Test files register many owners from one address; the registration limit has its own test (auth.test.ts).
-    // No job worker running by itself: paging tests drive it with `app.paging.worker.runDue()` and a moved clock.
+    // No job worker running by itself: paging tests drive it with `app.jobs.worker.runDue()` and a moved clock.
     ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', REGISTER_LIMIT_IP: '100000', JOB_WORKER: 'false' }),
     databaseUrl,
     databaseSchema,

@@ -5,8 +5,6 @@ import { APPROVAL_LIMITS } from '../../../contract/approvals.ts';
 import type { Deps } from '../../deps.ts';
 import type { JobHandler } from '../../jobs/job-worker.ts';
 import { listActiveMemberAccounts } from '../members/members.repository.ts';
-import { DeliveryError } from '../paging/transports.ts';
-import { deletePushToken, findPreferences, listPushTargets, toChannelPreferences } from '../profile/profile.repository.ts';
 import * as repo from './approvals.repository.ts';
 import { registerApprovalRoutes } from './approvals.routes.ts';
 import { APPROVAL_JOB, expireRequest, notificationText, type ApprovalDeps, type NotifyPayload } from './approvals.service.ts';
@@ -19,12 +17,12 @@ declare module 'fastify' {
 
 /**
  * Approval workflows: the routes (with multipart uploads, in a scope of their own so no other route accepts
- * multipart bodies), and the two kinds of timed work they give this instance's job worker: level expiry and
- * notifications. Registered after the paging plugin, whose worker and transports it uses.
+ * multipart bodies), and the two kinds of timed work they give the job runner: level expiry and notifications.
  */
 async function approvals(app: FastifyInstance, deps: Deps) {
   const { db } = deps;
-  const { worker, transports, clock } = app.paging;
+  const { worker, clock } = app.jobs;
+  const { notifier } = app.notifications;
   const approvalDeps: ApprovalDeps = { db, bus: deps.bus, clock, wake: () => worker.wake() };
   app.decorate('approvals', approvalDeps);
 
@@ -33,8 +31,8 @@ async function approvals(app: FastifyInstance, deps: Deps) {
     await expireRequest(approvalDeps, p.tenantId, p.requestId, p.level, now);
   };
 
-  /** One notification by one channel, by the person's saved preferences (email on; push on with a subscription). */
-  const notify: JobHandler = async (_job, { payload }) => {
+  /** One notification by one channel, through the notifier (the person's preferences decide); a transient failure is retried. */
+  const notify: JobHandler = async (_job, { payload, finalAttempt }) => {
     const p = payload as unknown as NotifyPayload;
     const request = await repo.findRequest(db, p.tenantId, p.requestId);
     if (!request) return;
@@ -45,27 +43,15 @@ async function approvals(app: FastifyInstance, deps: Deps) {
     }
     const [member] = await listActiveMemberAccounts(db, p.tenantId, [p.userId]);
     if (!member) return;
-    const prefs = toChannelPreferences(await findPreferences(db, p.userId));
     const url = `${deps.config.publicUrl}/app/approval-workflows?request=${encodeURIComponent(request.id)}`;
     const { subject, text } = notificationText(p, request, url);
-    if (p.channel === 'email') {
-      if (prefs.email.enabled) await transports.email({ to: member.email, subject: subject.slice(0, 200), text });
-      return;
-    }
-    if (!prefs.push.enabled) return;
-    const body = JSON.stringify({ title: subject.slice(0, 200), body: text.split('\n\n')[0]!.slice(0, 300), url });
-    for (const target of await listPushTargets(db, p.userId)) {
-      try {
-        await transports.push(target, body);
-      } catch (err) {
-        if (err instanceof DeliveryError && err.gone) await deletePushToken(db, p.userId, target.endpoint);
-        else app.log.warn({ err }, 'approval push failed');
-      }
-    }
+    const message = { purpose: 'approval' as const, title: subject, text, summary: text.split('\n\n')[0]!, url };
+    const [outcome] = await notifier.notify({ userId: p.userId, email: member.email }, message, [p.channel], finalAttempt);
+    if (outcome?.outcome === 'pending') throw outcome.error;
   };
 
-  worker.handle(APPROVAL_JOB.expire, expire);
-  worker.handle(APPROVAL_JOB.notify, notify);
+  app.jobs.handle(APPROVAL_JOB.expire, expire);
+  app.jobs.handle(APPROVAL_JOB.notify, notify);
 
   await app.register(async (scope) => {
     await scope.register(multipart, {
@@ -83,4 +69,4 @@ async function approvals(app: FastifyInstance, deps: Deps) {
   });
 }
 
-export const approvalsPlugin = fp(approvals, { name: 'approvals', dependencies: ['paging'] });
+export const approvalsPlugin = fp(approvals, { name: 'approvals', dependencies: ['jobs', 'notifications'] });

@@ -1,16 +1,15 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
-import { serverKey } from './paging.repository.ts';
+import { serverKey } from '../../db/server-keys.ts';
 
 /**
- * Signed acknowledge links (issue 11): nothing is stored when a page goes out. A token carries the alert, the person
+ * Signed acknowledge links: nothing is stored when a page goes out. A token carries the alert, the person
  * and its expiry, signed with HMAC-SHA-256 under a key generated once and kept in server_keys (every instance uses the
  * same). It is single-use at USE time: the acknowledgement stores the used token's hash (unique) in its own
  * transaction, so a replayed link finds it there.
  *
  * Layout (48 bytes, 64 base64url characters): alert id (16 bytes), person id (16), expiry (seconds since the epoch,
- * uint32), the first 12 bytes of the HMAC over the 36 before. Ids that are not UUIDs cannot be packed: such a page
- * gets a stored random token instead (the older kind of link, which keeps working).
+ * uint32), the first 12 bytes of the HMAC over the 36 before. Every id we issue is a UUID.
  */
 const KEY_NAME = 'ack-link-hmac';
 const MAC_BYTES = 12;
@@ -46,11 +45,11 @@ export interface AckLinkClaims {
   expiresAt: Date;
 }
 
-/** Makes signed tokens with the database's key (read once); `sign` returns null for ids that are not UUIDs. */
+/** Makes signed tokens with the database's key (read once). */
 export async function ackLinkSigner(db: DB) {
   const key = await keyOf(db);
-  return (alertId: string, userId: string, expiresAt: Date): string | null => {
-    if (!UUID.test(alertId) || !UUID.test(userId)) return null;
+  return (alertId: string, userId: string, expiresAt: Date): string => {
+    if (!UUID.test(alertId) || !UUID.test(userId)) throw new Error(`an acknowledge link needs UUIDs (alert ${alertId}, person ${userId})`);
     const body = Buffer.allocUnsafe(BODY_BYTES);
     packUuid(alertId).copy(body, 0);
     packUuid(userId).copy(body, 16);

@@ -1,12 +1,12 @@
 import type { DB } from '../../db/database.ts';
 import type { JobHandler } from '../../jobs/job-worker.ts';
 import { enqueueJobs, type NewJob } from '../../jobs/jobs.repository.ts';
+import type { Notifier } from '../../notifications/notifier.ts';
 import { listActiveMemberAccounts } from '../members/members.repository.ts';
-import { findPreferences, listPushTargets, toChannelPreferences } from '../profile/profile.repository.ts';
 import { nextHandover } from '../schedules/oncall.ts';
 import { listOverrides, toOverrideSpec, toScheduleSpec, unsafeListCurrentSchedules } from '../schedules/schedules.repository.ts';
 import { whoIsOnCall } from '../schedules/schedules.service.ts';
-import type { Transports } from './transports.ts';
+import { groupBy } from './batches.ts';
 
 export const HANDOVER_JOB = 'oncall.handover';
 /** How far ahead handovers are scheduled; the sweep runs far more often than this, so none is missed. */
@@ -19,8 +19,8 @@ const SWEEP_EVERY_MS = 60_000;
  * sweep schedules one job per upcoming handover (unique per schedule, time and person, so every instance may sweep);
  * the job checks at that moment that the person really is on call (the rotation or an override may have changed).
  */
-export function createHandoverNotifier(deps: { db: DB; transports: Transports; publicUrl: () => string; log: { warn(o: object, m: string): void } }) {
-  const { db, transports } = deps;
+export function createHandoverNotifier(deps: { db: DB; notifier: Notifier; publicUrl: () => string }) {
+  const { db } = deps;
   let lastSweep = Number.NEGATIVE_INFINITY;
 
   /** Schedules the handovers of the next two hours; at most once a minute. Returns 0 (nothing for the worker to repeat). */
@@ -30,10 +30,8 @@ export function createHandoverNotifier(deps: { db: DB; transports: Transports; p
     lastSweep = t;
     const yesterday = new Date(t - 86_400_000).toISOString().slice(0, 10);
     const schedules = await unsafeListCurrentSchedules(db, yesterday);
-    const byTenant = new Map<string, typeof schedules>();
-    for (const s of schedules) byTenant.set(s.tenant_id, [...(byTenant.get(s.tenant_id) ?? []), s]);
     const jobs: NewJob[] = [];
-    for (const [tenantId, list] of byTenant) {
+    for (const [tenantId, list] of groupBy(schedules, (s) => s.tenant_id)) {
       const overrides = await listOverrides(db, tenantId, list.map((s) => s.id), { from: now.toISOString(), to: new Date(t + HORIZON_MS).toISOString() });
       for (const s of list) {
         const next = nextHandover(toScheduleSpec(s), overrides.filter((o) => o.schedule_id === s.id).map(toOverrideSpec), t, HORIZON_MS);
@@ -52,21 +50,20 @@ export function createHandoverNotifier(deps: { db: DB; transports: Transports; p
     return 0;
   }
 
-  const handler: JobHandler = async (_job, { payload }) => {
+  /** A transient failure on a channel fails the job, which is tried again (the person may then hear twice on the other). */
+  const handler: JobHandler = async (_job, { payload, finalAttempt }) => {
     const { tenantId, scheduleId, scheduleName, userId, at } = payload as { tenantId: string; scheduleId: string; scheduleName: string; userId: string; at: string };
     const on = await whoIsOnCall(db, tenantId, scheduleId, new Date(at));
     if (on?.primary !== userId) return;
     const [member] = await listActiveMemberAccounts(db, tenantId, [userId]);
     if (!member) return;
-    const prefs = toChannelPreferences(await findPreferences(db, userId));
     const until = on.shiftEndsAt ? ` until ${on.shiftEndsAt.replace('T', ' ').slice(0, 16)} UTC` : '';
     const title = `You are on call now: ${scheduleName}`;
-    const link = `${deps.publicUrl()}/app/profile`;
-    if (prefs.email.enabled) await transports.email({ to: member.email, subject: title, text: `Your on-call shift on ${scheduleName} starts now${until}.\n\nYour shifts: ${link}` });
-    if (prefs.push.enabled) {
-      const payloadText = JSON.stringify({ title, body: `Shift on ${scheduleName}${until}`, url: link });
-      for (const target of await listPushTargets(db, userId)) await transports.push(target, payloadText).catch((err: unknown) => deps.log.warn({ err }, 'handover push failed'));
-    }
+    const url = `${deps.publicUrl()}/app/profile`;
+    const message = { purpose: 'oncall' as const, title, text: `Your on-call shift on ${scheduleName} starts now${until}.\n\nYour shifts: ${url}`, summary: `Shift on ${scheduleName}${until}`, url };
+    const outcomes = await deps.notifier.notify({ userId, email: member.email }, message, ['email', 'push'], finalAttempt);
+    const pending = outcomes.find((o) => o.outcome === 'pending');
+    if (pending) throw pending.error;
   };
 
   return { sweep, handler };

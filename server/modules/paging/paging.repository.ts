@@ -1,9 +1,8 @@
 import { sql } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
-import type { AckTokensTable, AlertEventsTable, AlertsTable, EscalationPoliciesTable, NotificationAttemptsTable, NotificationPreferencesTable } from '../../db/schema.ts';
+import type { AckTokensTable, AlertEventsTable, AlertsTable, EscalationPoliciesTable } from '../../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
-import { bulkInsert, chunks, isPostgres, pgWriteAtOnce, ROWS_PER_STATEMENT, type BulkInsert } from '../../db/bulk-insert.ts';
-import type { PushTarget } from './transports.ts';
+import { bulkInsert, chunks, isPostgres, type BulkInsert } from '../../db/bulk-insert.ts';
 
 /** What the engine reads of an alert. */
 export type PagedAlert = Pick<
@@ -35,7 +34,7 @@ const ALERT_COLUMNS = [
  * Alerts whose escalation has not started yet, oldest first, locked for this transaction: on PostgreSQL another
  * instance's sweep skips them (SKIP LOCKED); SQLite writes one transaction at a time.
  */
-export async function lockPendingAlerts(trx: DB, dialect: Dialect, limit: number): Promise<PagedAlert[]> {
+export async function unsafeLockPendingAlerts(trx: DB, dialect: Dialect, limit: number): Promise<PagedAlert[]> {
   const rows = await trx
     .selectFrom('alerts')
     .select(ALERT_COLUMNS)
@@ -51,17 +50,17 @@ export async function lockPendingAlerts(trx: DB, dialect: Dialect, limit: number
  * Alerts whose overdue check is due at `at`, soonest first, locked for this transaction (as `lockPendingAlerts`):
  * found through the partial index of alerts with a check to come.
  */
-export async function lockDueOverdueChecks(trx: DB, dialect: Dialect, at: string, limit: number): Promise<PagedAlert[]> {
+export async function unsafeLockDueOverdueChecks(trx: DB, dialect: Dialect, at: string, limit: number): Promise<PagedAlert[]> {
   return lockDue(trx, dialect, 'overdue_check_at', at, limit);
 }
 
 /** Alerts whose next escalation level is due at `at`, soonest first, locked for this transaction (as above). */
-export async function lockDueSteps(trx: DB, dialect: Dialect, at: string, limit: number): Promise<PagedAlert[]> {
+export async function unsafeLockDueSteps(trx: DB, dialect: Dialect, at: string, limit: number): Promise<PagedAlert[]> {
   return lockDue(trx, dialect, 'next_step_at', at, limit);
 }
 
 /** Whether any alert's next level or overdue check is due at `at` (one indexed look-up, outside a transaction). */
-export async function anyDue(db: DB, column: 'overdue_check_at' | 'next_step_at', at: string): Promise<boolean> {
+export async function unsafeAnyDue(db: DB, column: 'overdue_check_at' | 'next_step_at', at: string): Promise<boolean> {
   return (await db.selectFrom('alerts').select('id').where(column, 'is not', null).where(column, '<=', at).limit(1).executeTakeFirst()) !== undefined;
 }
 
@@ -79,7 +78,7 @@ async function lockDue(trx: DB, dialect: Dialect, column: 'overdue_check_at' | '
 }
 
 /** Alerts by id, for a batch of jobs (one statement per 500); the caller checks each row's tenant against its job's. */
-export async function findPagedAlerts(db: DB, alertIds: string[]): Promise<Map<string, PagedAlert>> {
+export async function unsafeFindPagedAlerts(db: DB, alertIds: string[]): Promise<Map<string, PagedAlert>> {
   const out = new Map<string, PagedAlert>();
   for (const part of chunks([...new Set(alertIds)])) {
     const rows = await db.selectFrom('alerts').select(ALERT_COLUMNS).where('id', 'in', part).execute();
@@ -216,131 +215,6 @@ export async function findSubscribersOfMany(
   return out;
 }
 
-export type AttemptKey = Pick<NotificationAttemptsTable, 'tenant_id' | 'alert_id' | 'step' | 'user_id' | 'channel'>;
-
-export type AttemptRow = NotificationAttemptsTable;
-export const attemptKey = (k: Pick<AttemptKey, 'alert_id' | 'step' | 'user_id' | 'channel'>) => `${k.alert_id}|${k.step}|${k.user_id}|${k.channel}`;
-
-/**
- * The attempts already recorded for a batch of (alert, step, person, channel) keys, keyed by `attemptKey` (one
- * statement per 500 keys). One that is not 'pending' was finished by an earlier run: nothing is sent again; 'pending'
- * is a transient failure waiting for its retry.
- */
-export async function findAttempts(db: DB, keys: AttemptKey[]): Promise<Map<string, AttemptRow>> {
-  const out = new Map<string, AttemptRow>();
-  for (const part of chunks(keys)) {
-    const wanted = new Set(part.map(attemptKey));
-    const rows = await db
-      .selectFrom('notification_attempts')
-      .selectAll()
-      .where('alert_id', 'in', [...new Set(part.map((k) => k.alert_id))])
-      .where('step', 'in', [...new Set(part.map((k) => k.step))])
-      .where('user_id', 'in', [...new Set(part.map((k) => k.user_id))])
-      .execute();
-    for (const row of rows) if (wanted.has(attemptKey(row))) out.set(attemptKey(row), row);
-  }
-  return out;
-}
-
-/**
- * Records the outcomes of many attempts, one statement per 500: an insert that, on the attempt's unique key (alert,
- * step, person, channel), updates the row an earlier try left instead (outcome, reason, provider id, tries, time).
- */
-export async function recordAttempts(db: DB, rows: AttemptRow[]) {
-  await bulkInsert(db, ATTEMPT_INSERT, rows);
-}
-
-/**
- * PostgreSQL, at most 500 attempts: records them and deletes the finished jobs (by this claim's token) in one
- * statement, atomic on its own (no transaction needed); false when it cannot (SQLite, more rows).
- */
-export async function recordOutcomesAtOnce(db: DB, attempts: AttemptRow[], done: { ids: string[]; token: string } | null): Promise<boolean> {
-  if (!isPostgres(db) || attempts.length > ROWS_PER_STATEMENT) return false;
-  await pgWriteAtOnce(
-    db,
-    [{ spec: ATTEMPT_INSERT as BulkInsert<never>, rows: attempts }],
-    done && done.ids.length ? { text: (n) => `delete from "jobs" where "lock_token" = $${n} and "id" = any($${n + 1}::text[])`, params: [done.token, done.ids] } : undefined,
-  );
-  return true;
-}
-
-const ATTEMPT_INSERT: BulkInsert<AttemptRow> = {
-  table: 'notification_attempts',
-  columns: [
-    ['id', 'text'],
-    ['tenant_id', 'text'],
-    ['alert_id', 'text'],
-    ['step', 'text'],
-    ['level', 'int'],
-    ['user_id', 'text'],
-    ['channel', 'text'],
-    ['outcome', 'text'],
-    ['reason', 'text'],
-    ['provider_id', 'text'],
-    ['tries', 'int'],
-    ['created_at', 'text'],
-    ['updated_at', 'text'],
-  ],
-  tail:
-    'on conflict ("alert_id", "step", "user_id", "channel") do update set "outcome" = excluded."outcome", "reason" = excluded."reason", ' +
-    '"provider_id" = excluded."provider_id", "tries" = excluded."tries", "updated_at" = excluded."updated_at"',
-};
-
-export async function listAttempts(db: DB, tenantId: string, alertId: string) {
-  return db.selectFrom('notification_attempts').selectAll().where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).orderBy('created_at').execute();
-}
-
-/**
- * The pages of an alert as its timeline shows them: every attempt with an outcome (sent, failed, or skipped with the
- * reason; not one waiting for its retry), at the time of that outcome, with the name the person has now. A skipped
- * subscription notice (a channel the subscriber has off) is no news for the timeline. The attempt rows are the record:
- * no timeline entry is stored per page (before migration 0014's release one was, as kind 'paged': those are not read).
- */
-export async function listPageOutcomes(db: DB, tenantId: string, alertId: string) {
-  return db
-    .selectFrom('notification_attempts as n')
-    .leftJoin('users as u', 'u.id', 'n.user_id')
-    .select(['n.id', 'n.step', 'n.level', 'n.user_id', 'n.channel', 'n.outcome', 'n.reason', 'n.updated_at', 'u.display_name', 'u.email'])
-    .where('n.tenant_id', '=', tenantId)
-    .where('n.alert_id', '=', alertId)
-    .where('n.outcome', '<>', 'pending')
-    .where((eb) => eb.not(eb.and([eb('n.step', '=', 'subscription'), eb('n.outcome', '=', 'skipped')])))
-    .orderBy('n.updated_at')
-    .orderBy('n.id')
-    .execute();
-}
-
-/** Many acknowledge links' tokens at once (a multi-row insert per 500). */
-export async function insertAckTokens(db: DB, rows: Array<Omit<AckTokensTable, 'used_at'>>) {
-  for (const part of chunks(rows)) await db.insertInto('ack_tokens').values(part.map((r) => ({ ...r, used_at: null }))).execute();
-}
-
-/** Saved notification preferences of many people (a person without a row has the defaults). */
-export async function findPreferencesOfMany(db: DB, userIds: string[]): Promise<Map<string, NotificationPreferencesTable>> {
-  const out = new Map<string, NotificationPreferencesTable>();
-  for (const part of chunks([...new Set(userIds)])) {
-    const rows = await db.selectFrom('notification_preferences').selectAll().where('user_id', 'in', part).execute();
-    for (const row of rows) out.set(row.user_id, row);
-  }
-  return out;
-}
-
-/** The push subscriptions of many people, each person's oldest first (as `listPushTargets`). */
-export async function listPushTargetsOfMany(db: DB, userIds: string[]): Promise<Map<string, PushTarget[]>> {
-  const out = new Map<string, PushTarget[]>();
-  for (const part of chunks([...new Set(userIds)])) {
-    const rows = await db
-      .selectFrom('user_tokens')
-      .select(['user_id', 'endpoint', 'p256dh', 'auth'])
-      .where('user_id', 'in', part)
-      .orderBy('created_at')
-      .orderBy('id')
-      .execute();
-    for (const { user_id, ...target } of rows) out.set(user_id, [...(out.get(user_id) ?? []), target]);
-  }
-  return out;
-}
-
 /** Escalation policies by id, for a batch of steps (the caller checks each row's tenant). */
 export async function findPoliciesByIds(db: DB, ids: string[]): Promise<Map<string, EscalationPoliciesTable>> {
   const out = new Map<string, EscalationPoliciesTable>();
@@ -351,35 +225,9 @@ export async function findPoliciesByIds(db: DB, ids: string[]): Promise<Map<stri
   return out;
 }
 
-/** An acknowledge link's token (looked up by its hash before we know the tenant: the token is the credential). */
-export async function unsafeFindAckToken(db: DB, tokenHash: string) {
-  return db
-    .selectFrom('ack_tokens as t')
-    .innerJoin('alerts as a', 'a.id', 't.alert_id')
-    .innerJoin('tenants as n', 'n.id', 't.tenant_id')
-    .innerJoin('users as u', 'u.id', 't.user_id')
-    .select([
-      't.token_hash',
-      't.tenant_id',
-      't.alert_id',
-      't.user_id',
-      't.expires_at',
-      't.used_at',
-      'a.title',
-      'a.priority',
-      'a.status',
-      'a.source',
-      'n.name as tenant_name',
-      'u.display_name',
-      'u.email',
-    ])
-    .where('t.token_hash', '=', tokenHash)
-    .executeTakeFirst();
-}
-
 /**
  * What a signed acknowledge link names (its alert, tenant and person; looked up before we know the tenant: the signed
- * token is the credential), with when it was used (its hash stored at use), as `unsafeFindAckToken`.
+ * token is the credential), with when it was used (its hash stored at use).
  */
 export async function unsafeFindSignedAckLink(db: DB, link: { alertId: string; userId: string; expiresAt: Date; tokenHash: string }) {
   const row = await db
@@ -403,25 +251,3 @@ export async function useSignedAckToken(db: DB, row: Pick<AckTokensTable, 'token
     .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }
-
-/** Marks a token used, once: false when it was already used (a replayed link). */
-export async function useAckToken(db: DB, tokenHash: string, at: string): Promise<boolean> {
-  const r = await db.updateTable('ack_tokens').set({ used_at: at }).where('token_hash', '=', tokenHash).where('used_at', 'is', null).executeTakeFirst();
-  return Number(r.numUpdatedRows) === 1;
-}
-
-export async function findServerKey(db: DB, name: string) {
-  return (await db.selectFrom('server_keys').select('value').where('name', '=', name).executeTakeFirst())?.value ?? null;
-}
-
-/** The key of that name: the stored one, else `generate()`'s, stored unless another instance stored one first. */
-export async function serverKey(db: DB, name: string, generate: () => string): Promise<string> {
-  return (await findServerKey(db, name)) ?? (await saveServerKey(db, name, generate(), new Date().toISOString()));
-}
-
-/** Stores a key unless another instance stored one first; returns the key in force. */
-export async function saveServerKey(db: DB, name: string, value: string, at: string): Promise<string> {
-  await db.insertInto('server_keys').values({ name, value, created_at: at }).onConflict((oc) => oc.column('name').doNothing()).execute();
-  return (await findServerKey(db, name)) ?? value;
-}
-

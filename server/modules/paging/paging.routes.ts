@@ -8,7 +8,7 @@ import { tenantReachability } from './reachability.ts';
 import type { Deps } from '../../deps.ts';
 import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { acknowledgeAlertAs } from '../alerts/alerts.service.ts';
-import { unsafeFindAckToken, unsafeFindSignedAckLink, useAckToken, useSignedAckToken } from './paging.repository.ts';
+import { unsafeFindSignedAckLink, useSignedAckToken } from './paging.repository.ts';
 import { verifyAckToken } from './ack-links.ts';
 import { hashToken as hash } from '../../lib/tokens.ts';
 import { listActiveMemberAccounts } from '../members/members.repository.ts';
@@ -21,22 +21,21 @@ export function registerPagingRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const errors = { 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
-  // A signed link (what pages carry), else a stored token (links sent before signed ones, or for ids not packable).
+  // A link of ours (signed), with what it names; anything else is no link.
   const find = async (token: string) => {
     const signed = await verifyAckToken(deps.db, token);
-    if (signed) return { signed: true, row: await unsafeFindSignedAckLink(deps.db, { ...signed, tokenHash: hash(token) }) };
-    return { signed: false, row: await unsafeFindAckToken(deps.db, hash(token)) };
+    return signed ? unsafeFindSignedAckLink(deps.db, { ...signed, tokenHash: hash(token) }) : undefined;
   };
   const load = async (token: string) => {
-    const { signed, row } = await find(token);
+    const row = await find(token);
     if (!row || row.expires_at <= new Date().toISOString()) throw notFound(PAGING_MSG.ackLinkInvalid);
-    return { signed, ...row };
+    return row;
   };
 
   r.get(
     '/api/tenants/:tenantId/reachability',
     { onRequest: signedIn, config: { tenantScoped: true }, schema: { tags: ['paging'], params: TenantParam, response: { 200: Reachability, 401: ErrorBody, ...errors } } },
-    async (req) => tenantReachability(deps.db, req.tenantContext, deps.config.sms !== null),
+    async (req) => tenantReachability(deps.db, app.notifications.notifier, req.tenantContext),
   );
 
   r.get('/api/ack/:token', { schema: { tags: ['paging'], params: AckTokenParam, response: { 200: AckLinkInfo, ...errors } } }, async (req) => {
@@ -54,7 +53,6 @@ export function registerPagingRoutes(app: FastifyInstance, deps: Deps) {
   });
 
   r.post('/api/ack/:token', { schema: { tags: ['paging'], params: AckTokenParam, response: { 200: AckResult, ...errors } } }, async (req) => {
-    const tokenHash = hash(req.params.token);
     const row = await load(req.params.token);
     if (row.used_at) throw conflict(PAGING_MSG.ackLinkUsed);
     const [member] = await listActiveMemberAccounts(deps.db, row.tenant_id, [row.user_id]);
@@ -62,14 +60,13 @@ export function registerPagingRoutes(app: FastifyInstance, deps: Deps) {
     if (row.status !== 'new') throw conflict(PAGING_MSG.ackAlready(row.status), { status: row.status });
     try {
       const detail = await acknowledgeAlertAs(deps, row.tenant_id, { id: member.id, name: member.display_name || member.email }, row.alert_id, async (trx, at) => {
-        const used = row.signed ? await useSignedAckToken(trx, row, at) : await useAckToken(trx, tokenHash, at);
-        if (!used) throw conflict(PAGING_MSG.ackLinkUsed);
+        if (!(await useSignedAckToken(trx, row, at))) throw conflict(PAGING_MSG.ackLinkUsed);
       });
       return { alertId: row.alert_id, status: detail.alert.status, message: PAGING_MSG.ackDone };
     } catch (err) {
       // Someone acknowledged it meanwhile (409 with the current status): say so in this page's words.
       if (err instanceof AppError && err.statusCode === 409 && err.message !== PAGING_MSG.ackLinkUsed) {
-        const now = (await find(req.params.token)).row;
+        const now = await find(req.params.token);
         throw conflict(PAGING_MSG.ackAlready(now?.status ?? 'acknowledged'), { status: now?.status ?? 'acknowledged' });
       }
       throw err;

@@ -2,10 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startTestApp, testDatabases, type Agent } from '../../test/test-app.ts';
 import { addMember, registerOwner } from '../../test/factories.ts';
 import { createIntegration, ingest } from '../../test/alerts.ts';
-import { JobWorker } from '../../jobs/job-worker.ts';
+import { JobWorker, singly } from '../../jobs/job-worker.ts';
 import { listAlertJobs } from '../../jobs/jobs.repository.ts';
-import { listAttempts } from './paging.repository.ts';
-import { DeliveryError } from './transports.ts';
+import { listAttempts } from '../../notifications/attempts.repository.ts';
+import { DeliveryError } from '../../notifications/channel.ts';
+import { PAGES_JOB } from './page-delivery.ts';
 import { ackLinkSigner } from './ack-links.ts';
 import { fakeTransports } from '../../test/fake-transports.ts';
 import { buildApp } from '../../app.ts';
@@ -20,7 +21,7 @@ for (const db of testDatabases()) {
     const clock = () => new Date(nowMs);
     const advance = async (ms: number) => {
       nowMs += ms;
-      await env.app.paging.worker.runDue();
+      await env.app.jobs.worker.runDue();
     };
 
     beforeAll(async () => {
@@ -321,8 +322,8 @@ for (const db of testDatabases()) {
           db: env.deps.db,
           dialect: env.deps.dialect,
           clock,
-          handlers: engine.handlers,
-          ...(batched ? { batchHandlers: engine.batchHandlers } : {}),
+          handlers: batched ? {} : { [PAGES_JOB]: singly(engine.pagesHandler) },
+          ...(batched ? { batchHandlers: { [PAGES_JOB]: engine.pagesHandler } } : {}),
           sweeps: [engine.startPending, engine.checkSteps, engine.checkOverdue],
           log: console,
           batch: 7,
@@ -517,11 +518,20 @@ for (const db of testDatabases()) {
       });
       const res = await owner.agent.get(`/api/tenants/${owner.tenantId}/reachability`);
       expect(res.statusCode).toBe(200);
-      // No SMS provider is configured on this server: nobody is reachable by SMS.
-      expect(res.data.smsEnabled).toBe(false);
+      // This server sends SMS (through the test's stand-in of the provider): whoever turned SMS on with a number is reachable.
+      expect(res.data.smsEnabled).toBe(true);
       const byId = Object.fromEntries(res.data.items.map((i: { userId: string }) => [i.userId, i]));
       expect(byId[owner.userId]).toEqual({ userId: owner.userId, displayName: 'Reach Owner', email: true, push: false, sms: false });
-      expect(byId[member.userId]).toMatchObject({ email: false, push: false, sms: false });
+      expect(byId[member.userId]).toMatchObject({ email: false, push: false, sms: true });
+      // Without a provider nobody is reachable by SMS, whatever they saved.
+      const bare = await buildApp({ ...env.config }, { logger: false, transports: fakeTransports({ sms: false }).transports });
+      try {
+        const reach = await bare.app.notifications.notifier.reachability([{ userId: member.userId, email: 'm@example.com' }]);
+        expect(bare.app.notifications.notifier.smsConfigured).toBe(false);
+        expect(reach.get(member.userId)).toEqual({ email: false, push: false, sms: false });
+      } finally {
+        await bare.app.close();
+      }
       expect((await member.agent.get(`/api/tenants/${owner.tenantId}/reachability`)).statusCode).toBe(403);
       const stranger = await registerOwner(env.app);
       expect((await stranger.agent.get(`/api/tenants/${owner.tenantId}/reachability`)).statusCode).toBe(404);

@@ -14,8 +14,7 @@ import {
 import type { Deps } from '../../deps.ts';
 import { now } from '../../db/database.ts';
 import { requireUser, signedIn } from '../../http/session.ts';
-import { deletePushToken } from './profile.repository.ts';
-import { changePassword, describeUserTokens, getNotificationPreferences, saveNotificationPreferences, updateProfile, upsertPushToken } from './profile.service.ts';
+import { changePassword, describeUserTokens, getNotificationPreferences, removePushToken, saveNotificationPreferences, updateProfile, upsertPushToken } from './profile.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
@@ -70,7 +69,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: Deps) {
     { onRequest: signedIn, schema: { tags: ['profile'], querystring: RemovePushSubscriptionQuery, response: { 200: UserTokens, ...errors } } },
     async (req) => {
       const user = requireUser(req);
-      await deletePushToken(db, user.id, req.query.endpoint);
+      await removePushToken(db, user.id, req.query.endpoint);
       return describeUserTokens(db, user.id);
     },
   );

@@ -12,16 +12,9 @@ import { deleteUserSessions } from '../auth/sessions.repository.ts';
 import { unsafeRenameUserMemberships } from '../members/members.repository.ts';
 import { findUserById, setDisplayName, setPasswordHash, toPublicUser } from '../users/users.repository.ts';
 import { existingClientIds } from '../clients/clients.repository.ts';
-import {
-  findPreferences,
-  listPushTokens,
-  listSubscriptions,
-  replaceSubscriptions,
-  savePushToken,
-  toChannelPreferences,
-  trimPushTokens,
-  upsertPreferences,
-} from './profile.repository.ts';
+import { deletePushToken, findPreferences, listPushTokens, savePushToken, trimPushTokens, upsertPreferences } from '../../notifications/contacts.repository.ts';
+import { toChannelPreferences } from '../../notifications/preferences.ts';
+import { listSubscriptions, replaceSubscriptions } from './profile.repository.ts';
 
 // Wrong current passwords per account: guessing through a stolen session is slowed like sign-in is.
 const wrongPasswords = new WindowCounter(5, 15 * 60_000);
@@ -111,4 +104,9 @@ export async function describeUserTokens(db: DB, userId: string) {
     createdAt: created[0] ?? null,
     updatedAt: updated[updated.length - 1] ?? null,
   };
+}
+
+/** Forgets a browser's push subscription (the browser unsubscribed). */
+export async function removePushToken(db: DB, userId: string, endpoint: string) {
+  await deletePushToken(db, userId, endpoint);
 }

@@ -9,10 +9,11 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import ece from 'http_ece';
 import webpush from 'web-push';
-import { startSmtpServer } from '../../test/smtp.ts';
-import { createMailer } from '../../notifications/mailer.ts';
-import { smsText } from './escalation-engine.ts';
-import { createTransports, DeliveryError } from './transports.ts';
+import { startSmtpServer } from '../test/smtp.ts';
+import { createMailer } from './mailer.ts';
+import { smsText } from '../modules/paging/page-message.ts';
+import { DeliveryError } from './channel.ts';
+import { createTransports } from './transports.ts';
 
 interface Received {
   url: string;

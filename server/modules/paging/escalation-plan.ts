@@ -1,0 +1,89 @@
+import type { AlertPriority } from '../../../contract/alerts.ts';
+import { LEVELS, noTarget, type EscalationChannel, type EscalationPolicy, type LaterLevel } from '../../../contract/escalation.ts';
+import { PAGING_MSG } from '../../../contract/paging.ts';
+
+// "Policy + who is on call + now → who gets paged when": the escalation's decisions, without I/O. The engine around
+// it loads, locks, writes and hands the pages to notifications.
+
+const MINUTE = 60_000;
+
+/** The highest level a policy has. */
+export const LAST_LEVEL = LEVELS.length;
+
+/** Who is on call on a schedule at a moment (its primary and secondary), as `whoIsOnCall` answers. */
+export interface OnCall {
+  primary: string | null;
+  secondary: string | null;
+}
+
+/** What starting an alert's escalation comes to. */
+export type StartPlan =
+  /** Not new any more (acknowledged or closed before the engine saw it): no escalation. */
+  | { kind: 'stopped' }
+  /** Nobody is paged: no policy applies, or it has no time for the alert's priority (the timeline says which). */
+  | { kind: 'unrouted'; policyId: string | null; reason: string; policyName?: string }
+  /** Level 1 fires now; the overdue check falls due at the priority's target (never in the past). */
+  | { kind: 'start'; policyId: string; overdueCheckAt: Date };
+
+export function planStart(alert: { status: string; priority: string; created_at: string }, policy: EscalationPolicy | null, now: Date): StartPlan {
+  if (alert.status !== 'new') return { kind: 'stopped' };
+  const target = policy ? policy.escalationTimes[alert.priority as AlertPriority] : null;
+  if (!policy) return { kind: 'unrouted', policyId: null, reason: PAGING_MSG.noPolicy };
+  if (noTarget(target)) return { kind: 'unrouted', policyId: policy.id, reason: PAGING_MSG.noTargetForPriority(alert.priority), policyName: policy.name };
+  const due = new Date(alert.created_at).getTime() + (target as number) * MINUTE;
+  return { kind: 'start', policyId: policy.id, overdueCheckAt: new Date(Math.max(due, now.getTime())) };
+}
+
+/** The schedules a level pages (their on-call people are read for it). */
+export const levelSchedules = (policy: EscalationPolicy, level: number) => policy[LEVELS[level - 1]].scheduleIds;
+
+/** The people a level names: its users and whoever is on call (primary and secondary) on its schedules, each once. */
+export function levelPeople(policy: EscalationPolicy, level: number, onCall: (scheduleId: string) => OnCall | null | undefined): string[] {
+  const config = policy[LEVELS[level - 1]];
+  const ids = new Set(config.userIds);
+  for (const scheduleId of config.scheduleIds) {
+    const on = onCall(scheduleId);
+    if (on?.primary) ids.add(on.primary);
+    if (on?.secondary) ids.add(on.secondary);
+  }
+  return [...ids];
+}
+
+/** What firing a level (or re-paging it when overdue: `repeat`) comes to: the step's name, its channels and when the next level is due. */
+export interface FirePlan {
+  step: string;
+  channels: EscalationChannel[];
+  /** When the next level falls due; null after the last level and for a repeat. */
+  nextAt: Date | null;
+}
+
+export function planFire(policy: EscalationPolicy, level: number, repeat: boolean, now: Date): FirePlan {
+  const next = !repeat && level < LAST_LEVEL ? (policy[LEVELS[level]] as LaterLevel) : null;
+  return {
+    step: repeat ? 'overdue' : `L${level}`,
+    channels: policy[LEVELS[level - 1]].notificationChannels,
+    nextAt: next ? new Date(now.getTime() + next.timeAfterPrevious * MINUTE) : null,
+  };
+}
+
+/** Pages of a fired level: every person on every channel of the level. */
+export function pagesOf(people: string[], plan: FirePlan): Array<{ userId: string; channel: EscalationChannel }> {
+  return people.flatMap((userId) => plan.channels.map((channel) => ({ userId, channel })));
+}
+
+/** The escalation state an alert must be in for a due sweep to act on it. */
+export interface EscalationState {
+  status: string;
+  escalation_state: string;
+  escalation_policy_id: string | null;
+  escalation_level: number;
+}
+
+/** Still escalating: new (unacknowledged), running, under a policy. */
+export const isRunning = (a: EscalationState) => a.status === 'new' && a.escalation_state === 'running' && a.escalation_policy_id !== null;
+
+/** A next level is still to fire. */
+export const hasNextLevel = (a: EscalationState) => isRunning(a) && a.escalation_level < LAST_LEVEL;
+
+/** The level an overdue alert re-pages: the one paged last (level 1 if none was paged yet). */
+export const overdueLevel = (a: EscalationState) => Math.max(1, a.escalation_level);

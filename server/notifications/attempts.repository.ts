@@ -1,0 +1,101 @@
+import type { DB } from '../db/database.ts';
+import type { NotificationAttemptsTable } from '../db/schema.ts';
+import { bulkInsert, chunks, isPostgres, pgWriteAtOnce, ROWS_PER_STATEMENT, type BulkInsert } from '../db/bulk-insert.ts';
+
+// The record of every page: one row per (alert, step, person, channel), unique, so a page is sent at most once per
+// step. 'pending' is a transient failure waiting for its retry; 'sent', 'failed' and 'skipped' (with the reason) are final.
+
+export type AttemptKey = Pick<NotificationAttemptsTable, 'tenant_id' | 'alert_id' | 'step' | 'user_id' | 'channel'>;
+
+export type AttemptRow = NotificationAttemptsTable;
+export const attemptKey = (k: Pick<AttemptKey, 'alert_id' | 'step' | 'user_id' | 'channel'>) => `${k.alert_id}|${k.step}|${k.user_id}|${k.channel}`;
+
+/**
+ * The attempts already recorded for a batch of (alert, step, person, channel) keys, keyed by `attemptKey` (one
+ * statement per 500 keys). One that is not 'pending' was finished by an earlier run: nothing is sent again; 'pending'
+ * is a transient failure waiting for its retry.
+ */
+export async function findAttempts(db: DB, keys: AttemptKey[]): Promise<Map<string, AttemptRow>> {
+  const out = new Map<string, AttemptRow>();
+  for (const part of chunks(keys)) {
+    const wanted = new Set(part.map(attemptKey));
+    const rows = await db
+      .selectFrom('notification_attempts')
+      .selectAll()
+      .where('alert_id', 'in', [...new Set(part.map((k) => k.alert_id))])
+      .where('step', 'in', [...new Set(part.map((k) => k.step))])
+      .where('user_id', 'in', [...new Set(part.map((k) => k.user_id))])
+      .execute();
+    for (const row of rows) if (wanted.has(attemptKey(row))) out.set(attemptKey(row), row);
+  }
+  return out;
+}
+
+/**
+ * Records the outcomes of many attempts, one statement per 500: an insert that, on the attempt's unique key (alert,
+ * step, person, channel), updates the row an earlier try left instead (outcome, reason, provider id, tries, time).
+ */
+export async function recordAttempts(db: DB, rows: AttemptRow[]) {
+  await bulkInsert(db, ATTEMPT_INSERT, rows);
+}
+
+/**
+ * PostgreSQL, at most 500 attempts: records them and deletes the finished jobs (by this claim's token) in one
+ * statement, atomic on its own (no transaction needed); false when it cannot (SQLite, more rows).
+ */
+export async function recordOutcomesAtOnce(db: DB, attempts: AttemptRow[], done: { ids: string[]; token: string } | null): Promise<boolean> {
+  if (!isPostgres(db) || attempts.length > ROWS_PER_STATEMENT) return false;
+  await pgWriteAtOnce(
+    db,
+    [{ spec: ATTEMPT_INSERT as BulkInsert<never>, rows: attempts }],
+    done && done.ids.length ? { text: (n) => `delete from "jobs" where "lock_token" = $${n} and "id" = any($${n + 1}::text[])`, params: [done.token, done.ids] } : undefined,
+  );
+  return true;
+}
+
+const ATTEMPT_INSERT: BulkInsert<AttemptRow> = {
+  table: 'notification_attempts',
+  columns: [
+    ['id', 'text'],
+    ['tenant_id', 'text'],
+    ['alert_id', 'text'],
+    ['step', 'text'],
+    ['level', 'int'],
+    ['user_id', 'text'],
+    ['channel', 'text'],
+    ['outcome', 'text'],
+    ['reason', 'text'],
+    ['provider_id', 'text'],
+    ['tries', 'int'],
+    ['created_at', 'text'],
+    ['updated_at', 'text'],
+  ],
+  tail:
+    'on conflict ("alert_id", "step", "user_id", "channel") do update set "outcome" = excluded."outcome", "reason" = excluded."reason", ' +
+    '"provider_id" = excluded."provider_id", "tries" = excluded."tries", "updated_at" = excluded."updated_at"',
+};
+
+export async function listAttempts(db: DB, tenantId: string, alertId: string) {
+  return db.selectFrom('notification_attempts').selectAll().where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).orderBy('created_at').execute();
+}
+
+/**
+ * The pages of an alert as its timeline shows them: every attempt with an outcome (sent, failed, or skipped with the
+ * reason; not one waiting for its retry), at the time of that outcome, with the name the person has now. A skipped
+ * subscription notice (a channel the subscriber has off) is no news for the timeline. The attempt rows are the record:
+ * no timeline entry is stored per page (before migration 0014's release one was, as kind 'paged': those are not read).
+ */
+export async function listPageOutcomes(db: DB, tenantId: string, alertId: string) {
+  return db
+    .selectFrom('notification_attempts as n')
+    .leftJoin('users as u', 'u.id', 'n.user_id')
+    .select(['n.id', 'n.step', 'n.level', 'n.user_id', 'n.channel', 'n.outcome', 'n.reason', 'n.updated_at', 'u.display_name', 'u.email'])
+    .where('n.tenant_id', '=', tenantId)
+    .where('n.alert_id', '=', alertId)
+    .where('n.outcome', '<>', 'pending')
+    .where((eb) => eb.not(eb.and([eb('n.step', '=', 'subscription'), eb('n.outcome', '=', 'skipped')])))
+    .orderBy('n.updated_at')
+    .orderBy('n.id')
+    .execute();
+}
+
