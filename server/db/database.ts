@@ -62,7 +62,7 @@ export function openDatabase(
  * how long a query's objects live: every finished query (its rows, their strings, pg's bookkeeping) is kept through
  * two young-generation collections and moved to the old generation. Measured on the dashboard's list over HTTP
  * (1,000,000 alerts, PostgreSQL): about 1.1 MB promoted per scavenge and 2 ms scavenge pauses, against nothing
- * promoted and 0.5 ms with the callback form (`--no-allocation-site-pretenuring` does the same; issue 14). One wrapper
+ * promoted and 0.5 ms with the callback form (`--no-allocation-site-pretenuring` does the same). One wrapper
  * per pg client, so Kysely keeps recognising its connections.
  */
 export function withCallbackQueries(pool: pg.Pool): PostgresPool {
@@ -89,7 +89,7 @@ const STATEMENT_CACHE_SIZE = 500;
 
 /**
  * The SQLite connection as Kysely sees it, keeping its most recently used prepared statements: Kysely prepares every
- * query it runs, and compiling the same SQL again cost ingestion about 6 % of its CPU (issue 14). Statements are
+ * query it runs, and compiling the same SQL again cost ingestion about 6 % of its CPU. Statements are
  * keyed by their SQL text (parameters are bound at each run), the least recently used dropped past the cache size. A
  * statement is never run twice at once: better-sqlite3 runs each to completion before returning.
  */

@@ -131,7 +131,7 @@ export interface CoreTables {
   clients: ClientsTable;
 }
 
-// --- Tables of issue 5 (invitations, notification preferences, push tokens): add them to MembersProfileTables. ---
+// --- Invitations, notification preferences, push tokens: in MembersProfileTables. ---
 /** One emailed invitation link (only its sha256 is stored) for an 'invited' tenant_members row; single use, 7 days. */
 export interface MemberInvitationsTable {
   token_hash: string;
@@ -190,7 +190,7 @@ export interface MembersProfileTables {
   user_tokens: UserTokensTable;
 }
 
-// --- Tables of issue 3 (integrations, alerts, alert events): add them to AlertTables. ---
+// --- Integrations, alerts, alert events: in AlertTables. ---
 export interface IntegrationsTable {
   id: string;
   tenant_id: string;
@@ -274,10 +274,10 @@ export interface AlertTables {
   alert_events: AlertEventsTable;
 }
 
-// --- Tables of issue 4 (system administration), if any: add them to SystemTables. ---
+// --- System administration: in SystemTables. ---
 export interface SystemTables {}
 
-// --- Tables of issue 11 (escalation policies): add them to EscalationTables. ---
+// --- Escalation policies: in EscalationTables. ---
 /** Spec section 3, Escalation policy; the JSON columns hold the contract's shapes (contract/escalation.ts). */
 export interface EscalationPoliciesTable {
   id: string;
@@ -298,7 +298,7 @@ export interface EscalationTables {
   escalation_policies: EscalationPoliciesTable;
 }
 
-// --- Tables of issue 12 (on-call schedules): add them to OnCallTables. ---
+// --- On-call schedules: in OnCallTables. ---
 /** Spec section 3, On-call schedule, plus its IANA time zone; rotations hold contract/schedules.ts's Rotations. */
 export interface OncallSchedulesTable {
   id: string;
@@ -346,7 +346,7 @@ export interface OnCallTables {
   calendar_feeds: CalendarFeedsTable;
 }
 
-// --- Tables of issue 11 (the escalation engine and delivery, migration 0009). ---
+// --- The escalation engine and delivery. ---
 /** Durable timed work; see server/jobs/. */
 export interface JobsTable {
   id: string;
@@ -404,7 +404,7 @@ export interface PagingTables {
   server_keys: ServerKeysTable;
 }
 
-// --- Tables of issue 13 (approval workflows, migration 0010). ---
+// --- Approval workflows. ---
 export interface ApprovalPoliciesTable {
   id: string;
   tenant_id: string;

@@ -83,7 +83,7 @@ export async function listAttempts(db: DB, tenantId: string, alertId: string) {
  * The pages of an alert as its timeline shows them: every attempt with an outcome (sent, failed, or skipped with the
  * reason; not one waiting for its retry), at the time of that outcome, with the name the person has now. A skipped
  * subscription notice (a channel the subscriber has off) is no news for the timeline. The attempt rows are the record:
- * no timeline entry is stored per page (before migration 0014's release one was, as kind 'paged': those are not read).
+ * no timeline entry is stored per page (older 'paged' entries are not read).
  */
 export async function listPageOutcomes(db: DB, tenantId: string, alertId: string) {
   return db

@@ -14,7 +14,7 @@ export async function unsafeCountOpenAlertsByPriority(db: DB) {
 
 /**
  * Timed work due at `now` and not yet done, by kind, with the oldest due time of each kind: the jobs table, and the
- * escalation work kept on the alerts themselves (issue 11): alerts whose escalation has not started
+ * escalation work kept on the alerts themselves: alerts whose escalation has not started
  * (`escalation.start`, due when created), whose next level is due (`escalation.step`) and whose overdue check is due
  * (`escalation.overdue`), each through its partial index. Counted together with jobs of the same kind scheduled
  * before those columns existed.

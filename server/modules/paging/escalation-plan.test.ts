@@ -49,7 +49,7 @@ describe('planStart: what starting an alert comes to', () => {
 });
 
 describe('levelPeople: who a level pages', () => {
-  const onCall = (table: Record<string, OnCall>) => (id: string) => table[id] ?? null;
+  const onCall = (table: Partial<Record<string, OnCall>>) => (id: string) => table[id] ?? null;
   it.each([
     { case: 'its users and the schedule’s primary and secondary', level: 1, table: { s1: { primary: 'u7', secondary: 'u8' } }, want: ['u1', 'u7', 'u8'] },
     { case: 'nobody on call on the schedule: the users alone', level: 1, table: {}, want: ['u1'] },
