@@ -22,6 +22,7 @@ import { ErrorBody, INPUT_MSG, Ok, TenantParam } from '../../../contract/common.
 import { guardJson } from '../../http/body-guard.ts';
 import { AppError, badRequest } from '../../http/errors.ts';
 import { signedIn } from '../../http/session.ts';
+import * as policiesService from './approval-policies.service.ts';
 import * as repo from './approvals.repository.ts';
 import * as service from './approvals.service.ts';
 import type { ApprovalDeps, IncomingFile } from './approvals.service.ts';
@@ -107,18 +108,18 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalDeps)
   const requests = '/api/tenants/:tenantId/approvalRequests';
   const scoped = { onRequest: signedIn, config: { tenantScoped: true } };
 
-  r.get(policies, { ...scoped, schema: { tags, params: TenantParam, response: { 200: ApprovalPolicyList, ...errors } } }, async (req) => service.listPolicies(db, req.tenantContext));
+  r.get(policies, { ...scoped, schema: { tags, params: TenantParam, response: { 200: ApprovalPolicyList, ...errors } } }, async (req) => policiesService.listPolicies(db, req.tenantContext));
   r.post(policies, { ...scoped, schema: { tags, params: TenantParam, body: ApprovalPolicyInput, response: { 201: ApprovalPolicy, ...errors } } }, async (req, reply) =>
-    reply.code(201).send(await service.createPolicy(deps, req.tenantContext, req.body)),
+    reply.code(201).send(await policiesService.createPolicy(deps, req.tenantContext, req.body)),
   );
   r.get(`${policies}/:policyId`, { ...scoped, schema: { tags, params: ApprovalPolicyParams, response: { 200: ApprovalPolicy, ...errors } } }, async (req) =>
-    service.getPolicy(db, req.tenantContext, req.params.policyId),
+    policiesService.getPolicy(db, req.tenantContext, req.params.policyId),
   );
   r.put(`${policies}/:policyId`, { ...scoped, schema: { tags, params: ApprovalPolicyParams, body: ApprovalPolicyInput, response: { 200: ApprovalPolicy, ...errors } } }, async (req) =>
-    service.updatePolicy(deps, req.tenantContext, req.params.policyId, req.body),
+    policiesService.updatePolicy(deps, req.tenantContext, req.params.policyId, req.body),
   );
   r.delete(`${policies}/:policyId`, { ...scoped, schema: { tags, params: ApprovalPolicyParams, response: { 200: Ok, ...errors } } }, async (req) => {
-    await service.deletePolicy(deps, req.tenantContext, req.params.policyId);
+    await policiesService.deletePolicy(deps, req.tenantContext, req.params.policyId);
     return { ok: true as const };
   });
 

@@ -1,12 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import {
-  APPROVAL_LEVEL_LABELS,
   APPROVAL_MSG,
   type ApprovalHistoryEntry,
-  type ApprovalLevel,
   type ApprovalListQuery,
-  type ApprovalPolicy,
-  type ApprovalPolicyInput,
   type ApprovalRequest,
   type ApprovalRequestInput,
   type ApprovalRequestList,
@@ -22,11 +18,14 @@ import type { TenantContext } from '../../http/tenant-context.ts';
 import type { Clock } from '../../jobs/job-worker.ts';
 import { enqueueJobs, type NewJob } from '../../jobs/jobs.repository.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
-import { listActiveMemberAccounts } from '../members/members.repository.ts';
+import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
+import { decide, start, type FlowAction, type FlowPolicy, type FlowRequest, type Move, type Refusal, type Transition } from './approval-flow.ts';
+import { expiryJob, notifyJobs } from './approval-jobs.ts';
+import { abilitiesOf, currentIndex, mayView } from './approvals.policy.ts';
 import * as repo from './approvals.repository.ts';
 
-export const APPROVAL_JOB = { expire: 'approval.expire', notify: 'approval.notify' } as const;
+export { APPROVAL_JOB, notificationText, type NotifyPayload } from './approval-jobs.ts';
 
 /** What the approval service needs from the running server. */
 export interface ApprovalDeps {
@@ -44,108 +43,47 @@ export interface IncomingFile {
   data: Buffer;
 }
 
-/** What a notification job tells a person (the text is written when it is sent). */
-export interface NotifyPayload {
-  tenantId: string;
-  requestId: string;
-  userId: string;
-  channel: 'email' | 'push';
-  /** awaiting: you are asked to decide; progress: your request passed a level; final: your request was decided. */
-  event: 'awaiting' | 'progress' | 'final';
-  level: string;
-  status: ApprovalStatus;
-  actorName: string | null;
-  comment: string | null;
-}
+type Row = repo.RequestRow;
+type UserAction = Exclude<FlowAction, { kind: 'expire' }>;
 
 const requestNotFound = () => notFound(APPROVAL_MSG.requestNotFound);
-const policyNotFound = () => notFound(APPROVAL_MSG.policyNotFound);
-const hoursFrom = (at: Date, hours: number) => new Date(at.getTime() + hours * 3600_000).toISOString();
 const nameOf = (u: { display_name: string; email: string }) => u.display_name || u.email;
+const actorOf = (ctx: TenantContext) => ({ id: ctx.user.id, name: nameOf(ctx.user) });
 
-// --- Policies (owners and admins) ---
-
-async function checkApprovers(db: DB, tenantId: string, input: ApprovalPolicyInput) {
-  const all = [...new Set(input.levels.flatMap((l) => l.approvers))];
-  const members = new Set((await listActiveMemberAccounts(db, tenantId, all)).map((m) => m.id));
-  const fields: Record<string, string> = {};
-  input.levels.forEach((l, i) => {
-    if (l.approvers.some((id) => !members.has(id))) fields[`levels.${i}.approvers`] = APPROVAL_MSG.unknownApprovers;
-  });
-  const first = Object.values(fields)[0];
-  if (first) throw badRequest(first, fields);
+/** The request as the flow and the policy read it. */
+function flowRequestOf(row: Row): FlowRequest {
+  return {
+    status: row.status as ApprovalStatus,
+    levels: repo.levelsOf(row),
+    currentLevel: row.current_level,
+    version: row.version,
+    expiresAt: row.expires_at,
+    createdBy: row.created_by,
+    requesterName: row.requested_by_name,
+  };
 }
 
-export async function listPolicies(db: DB, ctx: TenantContext) {
-  authorize(ctx, 'manageApprovalPolicies', APPROVAL_MSG.managePoliciesForbidden);
-  return { items: (await repo.listPolicies(db, ctx.tenant.id)).map(repo.toPolicy) };
+function flowPolicyOf(p: repo.PolicyRow): FlowPolicy {
+  return {
+    autoRejectOnExpire: p.auto_reject_on_expire !== 0,
+    notifyOnCreate: p.notify_on_create === 1,
+    notifyOnUpdate: p.notify_on_update === 1,
+    delegationEnabled: p.delegation_enabled === 1,
+  };
 }
 
-export async function getPolicy(db: DB, ctx: TenantContext, policyId: string): Promise<ApprovalPolicy> {
-  authorize(ctx, 'manageApprovalPolicies', APPROVAL_MSG.managePoliciesForbidden);
-  const row = await repo.findPolicy(db, ctx.tenant.id, policyId);
-  if (!row) throw policyNotFound();
-  return repo.toPolicy(row);
-}
-
-export async function createPolicy(deps: ApprovalDeps, ctx: TenantContext, input: ApprovalPolicyInput): Promise<ApprovalPolicy> {
-  authorize(ctx, 'manageApprovalPolicies', APPROVAL_MSG.managePoliciesForbidden);
-  await checkApprovers(deps.db, ctx.tenant.id, input);
-  const id = randomUUID();
-  const at = deps.clock().toISOString();
-  await repo.insertPolicy(deps.db, { id, tenant_id: ctx.tenant.id, ...repo.policyColumns(input), active: 1, created_by: ctx.user.id, created_at: at, updated_at: at });
-  return getPolicy(deps.db, ctx, id);
-}
-
-/** Replaces a policy's fields; requests already made keep the levels they were made with. */
-export async function updatePolicy(deps: ApprovalDeps, ctx: TenantContext, policyId: string, input: ApprovalPolicyInput): Promise<ApprovalPolicy> {
-  authorize(ctx, 'manageApprovalPolicies', APPROVAL_MSG.managePoliciesForbidden);
-  if (!(await repo.findPolicy(deps.db, ctx.tenant.id, policyId))) throw policyNotFound();
-  await checkApprovers(deps.db, ctx.tenant.id, input);
-  const set = { ...repo.policyColumns(input), ...(input.active === undefined ? {} : { active: input.active ? 1 : 0 }), updated_at: deps.clock().toISOString() };
-  if (!(await repo.updatePolicy(deps.db, ctx.tenant.id, policyId, set))) throw policyNotFound();
-  return getPolicy(deps.db, ctx, policyId);
-}
-
-/** Soft delete (spec section 4): the policy becomes inactive; its requests go on, no new request uses it. */
-export async function deletePolicy(deps: ApprovalDeps, ctx: TenantContext, policyId: string) {
-  authorize(ctx, 'manageApprovalPolicies', APPROVAL_MSG.managePoliciesForbidden);
-  if (!(await repo.updatePolicy(deps.db, ctx.tenant.id, policyId, { active: 0, updated_at: deps.clock().toISOString() }))) throw policyNotFound();
-}
-
-// --- Requests ---
-
-type Row = repo.RequestRow;
-
-const currentOf = (levels: ApprovalLevel[], row: Pick<Row, 'current_level'>) => levels[Math.min(row.current_level, levels.length - 1)]!;
-
-/** What the caller may do with the request now. */
-function abilitiesOf(ctx: TenantContext, row: Row, delegationEnabled: boolean) {
-  const me = ctx.user.id;
-  const pending = row.status === 'pending';
-  const decides = pending && currentOf(repo.levelsOf(row), row).approvers.includes(me);
-  return { approve: decides, reject: decides, cancel: pending && row.created_by === me, delegate: decides && delegationEnabled };
-}
-
-/**
- * Who sees a request (spec section 6): owners and admins all of them; others their own, those naming them as an
- * approver at any level, and those they acted on. Everyone else gets 404, like a missing request.
- */
-async function mayView(db: DB, ctx: TenantContext, row: Row): Promise<boolean> {
-  const me = ctx.user.id;
-  if (ctx.abilities.viewAllApprovals || row.created_by === me) return true;
-  if (repo.levelsOf(row).some((l) => l.approvers.includes(me))) return true;
-  return repo.actedOn(db, row.tenant_id, row.id, me);
-}
-
+/** A request the caller may see; 404 otherwise, exactly like a missing one. */
 async function loadVisible(db: DB, ctx: TenantContext, requestId: string): Promise<Row> {
   const row = await repo.findRequest(db, ctx.tenant.id, requestId);
-  if (!row || !(await mayView(db, ctx, row))) throw requestNotFound();
+  if (!row || !(await mayView(ctx, { levels: repo.levelsOf(row), createdBy: row.created_by }, () => repo.actedOn(db, row.tenant_id, row.id, ctx.user.id)))) {
+    throw requestNotFound();
+  }
   return row;
 }
 
 function toSummary(row: Row, attachments: ApprovalRequestSummary['attachments'], can: ApprovalRequestSummary['can']): ApprovalRequestSummary {
   const levels = repo.levelsOf(row);
+  const index = currentIndex(levels, row.current_level);
   return {
     id: row.id,
     tenantId: row.tenant_id,
@@ -156,8 +94,8 @@ function toSummary(row: Row, attachments: ApprovalRequestSummary['attachments'],
     status: row.status as ApprovalStatus,
     createdBy: row.created_by,
     requestedBy: { id: row.created_by, name: row.requested_by_name, email: row.requested_by_email },
-    currentLevel: Math.min(row.current_level, levels.length - 1),
-    currentLevelName: currentOf(levels, row).level,
+    currentLevel: index,
+    currentLevelName: levels[index]!.level,
     levels,
     expiresAt: row.expires_at,
     attachments,
@@ -172,7 +110,7 @@ export async function listRequests(db: DB, ctx: TenantContext, q: ApprovalListQu
   const { rows, total } = await repo.listRequests(db, ctx.tenant.id, ctx.user.id, q.view, q.page, q.pageSize);
   const attachments = await repo.listAttachments(db, ctx.tenant.id, rows.map((r) => r.id));
   return {
-    items: rows.map((r) => toSummary(r, attachments.get(r.id) ?? [], abilitiesOf(ctx, r, r.delegation_enabled === 1))),
+    items: rows.map((r) => toSummary(r, attachments.get(r.id) ?? [], abilitiesOf(ctx.user.id, flowRequestOf(r), r.delegation_enabled === 1))),
     total,
     page: q.page,
     pageSize: q.pageSize,
@@ -202,7 +140,7 @@ async function present(db: DB, ctx: TenantContext, row: Row): Promise<ApprovalRe
   const found = new Map((await repo.findPeople(db, [...ids])).map((u) => [u.id, { id: u.id, name: nameOf(u), email: u.email }]));
   const person = (id: string | null): Person | null => (id ? (found.get(id) ?? { id, name: 'Unknown User', email: '' }) : null);
   return {
-    ...toSummary(row, attachments.get(row.id) ?? [], abilitiesOf(ctx, row, policy?.delegation_enabled === 1)),
+    ...toSummary(row, attachments.get(row.id) ?? [], abilitiesOf(ctx.user.id, flowRequestOf(row), policy?.delegation_enabled === 1)),
     metadata: parseJson<Record<string, unknown>>(row.metadata, {}),
     history: history.map(
       (h): ApprovalHistoryEntry => ({
@@ -218,28 +156,16 @@ async function present(db: DB, ctx: TenantContext, row: Row): Promise<ApprovalRe
   };
 }
 
-/** Notification jobs for these people, one per channel (each is sent, retried and skipped on its own). */
-function notifyJobs(row: Pick<Row, 'tenant_id' | 'id'>, version: number, userIds: string[], at: Date, what: Omit<NotifyPayload, 'tenantId' | 'requestId' | 'userId' | 'channel'>): NewJob[] {
-  return [...new Set(userIds)].flatMap((userId) =>
-    (['email', 'push'] as const).map((channel) => ({
-      kind: APPROVAL_JOB.notify,
-      uniqueKey: `${APPROVAL_JOB.notify}:${row.id}:${version}:${userId}:${channel}`,
-      tenantId: row.tenant_id,
-      dueAt: at,
-      payload: { tenantId: row.tenant_id, requestId: row.id, userId, channel, ...what } satisfies NotifyPayload,
-    })),
-  );
+/** The jobs a transition schedules: the expiry of the level it reached, then its notifications. */
+function jobsOf(row: Pick<Row, 'tenant_id' | 'id'>, t: Transition, at: Date): NewJob[] {
+  const jobs = t.expiry ? [expiryJob(row, t.expiry.level, t.expiry.dueAt)] : [];
+  return [...jobs, ...t.notices.flatMap((n) => notifyJobs(row, t.version, n, at))];
 }
 
-/** The expiry of a request's level: one job per (request, level); it checks when it fires that nothing moved on. */
-function expiryJob(row: Pick<Row, 'tenant_id' | 'id'>, level: number, expiresAt: string): NewJob {
-  return {
-    kind: APPROVAL_JOB.expire,
-    uniqueKey: `${APPROVAL_JOB.expire}:${row.id}:${level}`,
-    tenantId: row.tenant_id,
-    dueAt: new Date(expiresAt),
-    payload: { tenantId: row.tenant_id, requestId: row.id, level },
-  };
+/** A transition's history entry: its sequence number is the version it writes. */
+function historyOf(row: Pick<Row, 'tenant_id' | 'id'>, t: Transition, at: string) {
+  const h = t.history;
+  return { id: randomUUID(), tenant_id: row.tenant_id, request_id: row.id, seq: t.version, at, action: h.action, actor_id: h.actorId, level: h.level, comment: h.comment, target_id: h.targetId };
 }
 
 function announce(deps: ApprovalDeps, row: Pick<Row, 'tenant_id' | 'id'>, status: ApprovalStatus, at: string) {
@@ -248,28 +174,20 @@ function announce(deps: ApprovalDeps, row: Pick<Row, 'tenant_id' | 'id'>, status
 }
 
 /**
- * Creates a request under the active policy of its type (spec section 4): at the first level, pending, expiring
- * after that level's hours. The request, its approvers, its history, its files, its expiry and its notifications
- * are one transaction.
+ * Creates a request under the active policy of its type (spec section 4). The request, its approvers, its history,
+ * its files, its expiry and its notifications are one transaction.
  */
 export async function createRequest(deps: ApprovalDeps, ctx: TenantContext, input: ApprovalRequestInput, files: IncomingFile[] = []): Promise<ApprovalRequest> {
   const { db } = deps;
   const tenantId = ctx.tenant.id;
+  const noPolicy = () => badRequest(APPROVAL_MSG.noActivePolicy(input.type), { type: APPROVAL_MSG.noActivePolicy(input.type) });
   const policy = await repo.findActivePolicy(db, tenantId, input.type);
-  if (!policy) throw badRequest(APPROVAL_MSG.noActivePolicy(input.type), { type: APPROVAL_MSG.noActivePolicy(input.type) });
-  const policyLevels = repo.toPolicy(policy).levels;
-  if (!policyLevels.length) throw badRequest(APPROVAL_MSG.noActivePolicy(input.type), { type: APPROVAL_MSG.noActivePolicy(input.type) });
+  if (!policy) throw noPolicy();
   const now = deps.clock();
   const at = now.toISOString();
-  const levels: ApprovalLevel[] = policyLevels.map((l, i) => ({
-    level: l.level,
-    approvers: l.approvers,
-    status: i === 0 ? 'pending' : 'waiting',
-    approvedBy: null,
-    approvedAt: null,
-    comments: null,
-    timeToExpire: l.timeToExpire,
-  }));
+  const requester = actorOf(ctx);
+  const first = start(repo.toPolicy(policy).levels, requester, flowPolicyOf(policy), now);
+  if (!first) throw noPolicy();
   const row: Row = {
     id: randomUUID(),
     tenant_id: tenantId,
@@ -277,34 +195,48 @@ export async function createRequest(deps: ApprovalDeps, ctx: TenantContext, inpu
     title: input.title,
     description: input.description,
     type: input.type,
-    status: 'pending',
-    created_by: ctx.user.id,
-    requested_by_name: ctx.user.display_name || ctx.user.email,
+    status: first.status,
+    created_by: requester.id,
+    requested_by_name: requester.name,
     requested_by_email: ctx.user.email,
-    current_level: 0,
-    levels: JSON.stringify(levels),
-    expires_at: hoursFrom(now, levels[0]!.timeToExpire),
+    current_level: first.currentLevel,
+    levels: JSON.stringify(first.levels),
+    expires_at: first.expiresAt,
     metadata: JSON.stringify(input.metadata),
-    version: 1,
+    version: first.version,
     created_at: at,
     updated_at: at,
   };
   await db.transaction().execute(async (trx) => {
     await repo.insertRequest(trx, row);
-    await repo.setCurrentApprovers(trx, tenantId, row.id, levels[0]!.approvers);
-    await repo.insertHistory(trx, { id: randomUUID(), tenant_id: tenantId, request_id: row.id, seq: 1, at, action: 'created', actor_id: ctx.user.id, level: levels[0]!.level, comment: null, target_id: null });
+    await repo.setCurrentApprovers(trx, tenantId, row.id, first.approvers);
+    await repo.insertHistory(trx, historyOf(row, first, at));
     let position = 0;
     for (const f of files) {
       await repo.insertAttachment(trx, { id: randomUUID(), tenantId, requestId: row.id, filename: f.filename, contentType: f.contentType, data: f.data, position: position++, at });
     }
-    const jobs = [expiryJob(row, 0, row.expires_at!)];
-    if (policy.notify_on_create === 1) {
-      jobs.push(...notifyJobs(row, row.version, levels[0]!.approvers, now, { event: 'awaiting', level: levels[0]!.level, status: 'pending', actorName: row.requested_by_name, comment: null }));
-    }
-    await enqueueJobs(trx, jobs, now);
+    await enqueueJobs(trx, jobsOf(row, first, now), now);
   });
-  announce(deps, row, 'pending', at);
+  announce(deps, row, first.status, at);
   return present(db, ctx, row);
+}
+
+/**
+ * Writes a move as one conditional update (still pending, still the version read) with its approvers, history and
+ * jobs in the same transaction. False when someone else changed the request first.
+ */
+async function write(deps: ApprovalDeps, row: Row, move: Move, at: Date): Promise<boolean> {
+  const iso = at.toISOString();
+  const applied = await deps.db.transaction().execute(async (trx) => {
+    const set = { status: move.status, current_level: move.currentLevel, levels: JSON.stringify(move.levels), expires_at: move.expiresAt, updated_at: iso };
+    if (!(await repo.updateRequestIfUnchanged(trx, { tenant_id: row.tenant_id, id: row.id, version: move.ifVersion }, set))) return false;
+    await repo.setCurrentApprovers(trx, row.tenant_id, row.id, move.approvers);
+    await repo.insertHistory(trx, historyOf(row, move, iso));
+    await enqueueJobs(trx, jobsOf(row, move, at), at);
+    return true;
+  });
+  if (applied) announce(deps, row, move.status, iso);
+  return applied;
 }
 
 /** 409 with the request's current state: it is no longer pending, or changed since it was read. */
@@ -314,209 +246,85 @@ async function conflictWithCurrent(db: DB, tenantId: string, requestId: string):
   return conflict(status === 'pending' ? APPROVAL_MSG.movedOn : APPROVAL_MSG.notPending, { status, currentLevel: String(now?.current_level ?? 0) });
 }
 
-interface Change {
-  status: ApprovalStatus;
-  levels: ApprovalLevel[];
-  currentLevel: number;
-  expiresAt: string | null;
-  /** Who may act now (the current level's approvers while pending). */
-  approvers: string[];
-  history: { action: ApprovalHistoryEntry['action']; level: string; comment: string | null; targetId?: string | null; actorId: string | null };
-  jobs: (version: number) => NewJob[];
+/** The refusal of a caller who is not a current approver, in the words of the action. */
+const NOT_APPROVER: Record<UserAction['kind'], string> = {
+  approve: APPROVAL_MSG.notAuthorizedApprove,
+  reject: APPROVAL_MSG.notAuthorizedReject,
+  delegate: APPROVAL_MSG.notAuthorizedDelegate,
+  cancel: APPROVAL_MSG.onlyCreatorCancel,
+};
+
+/** The answer to a refused action. A request found past its expiry expires first, then answers its new state. */
+async function refusalError(deps: ApprovalDeps, row: Row, kind: UserAction['kind'], refusal: Refusal): Promise<AppError> {
+  switch (refusal) {
+    case 'pastExpiry':
+      await expireRequest(deps, row.tenant_id, row.id, row.current_level, deps.clock());
+      return conflictWithCurrent(deps.db, row.tenant_id, row.id);
+    case 'notPending':
+    case 'movedOn':
+    case 'staleLevel':
+    case 'notDue':
+      return conflictWithCurrent(deps.db, row.tenant_id, row.id);
+    case 'policyMissing':
+      return notFound(APPROVAL_MSG.policyNotFound);
+    case 'notApprover':
+      return forbidden(NOT_APPROVER[kind]);
+    case 'notCreator':
+      return forbidden(APPROVAL_MSG.onlyCreatorCancel);
+    case 'delegationDisabled':
+      return forbidden(APPROVAL_MSG.delegationDisabled);
+    case 'delegateSelf':
+      return badRequest(APPROVAL_MSG.delegateSelf, { userId: APPROVAL_MSG.delegateSelf });
+    case 'delegateUnavailable':
+      return badRequest(APPROVAL_MSG.userNotAvailable, { userId: APPROVAL_MSG.userNotAvailable });
+  }
 }
 
-/**
- * Applies a change to a pending request as one conditional update (still pending, still the version read) with its
- * approvers, history and jobs in the same transaction. False when someone else changed it first.
- */
-async function applyChange(deps: ApprovalDeps, row: Row, change: Change, at: Date): Promise<boolean> {
-  const iso = at.toISOString();
-  const applied = await deps.db.transaction().execute(async (trx) => {
-    const ok = await repo.updateRequestIfUnchanged(trx, row, {
-      status: change.status,
-      current_level: change.currentLevel,
-      levels: JSON.stringify(change.levels),
-      expires_at: change.expiresAt,
-      updated_at: iso,
-    });
-    if (!ok) return false;
-    await repo.setCurrentApprovers(trx, row.tenant_id, row.id, change.status === 'pending' ? change.approvers : []);
-    const h = change.history;
-    await repo.insertHistory(trx, { id: randomUUID(), tenant_id: row.tenant_id, request_id: row.id, seq: row.version + 1, at: iso, action: h.action, actor_id: h.actorId, level: h.level, comment: h.comment, target_id: h.targetId ?? null });
-    await enqueueJobs(trx, change.jobs(row.version + 1), at);
-    return true;
-  });
-  if (applied) announce(deps, row, change.status, iso);
-  return applied;
-}
-
-/** Loads a request the caller may see, still pending (409 otherwise), and its policy. */
-async function loadForAction(deps: ApprovalDeps, ctx: TenantContext, requestId: string) {
+/** Every decision on a request: load what the caller may see, ask the flow, write its answer, show the result. */
+async function act(deps: ApprovalDeps, ctx: TenantContext, requestId: string, actionFor: () => UserAction | Promise<UserAction>): Promise<ApprovalRequest> {
   const row = await loadVisible(deps.db, ctx, requestId);
-  // Past its expiry a request takes no decision, even if its expiry job has not run yet: it expires now.
-  if (row.status === 'pending' && row.expires_at && new Date(row.expires_at).getTime() <= deps.clock().getTime()) {
-    await expireRequest(deps, row.tenant_id, row.id, row.current_level, deps.clock());
-    throw await conflictWithCurrent(deps.db, ctx.tenant.id, requestId);
-  }
-  if (row.status !== 'pending') throw await conflictWithCurrent(deps.db, ctx.tenant.id, requestId);
+  const action = await actionFor();
   const policy = await repo.findPolicy(deps.db, ctx.tenant.id, row.policy_id);
-  if (!policy) throw policyNotFound();
-  const levels = repo.levelsOf(row);
-  const index = Math.min(row.current_level, levels.length - 1);
-  // An approver of a level already decided (two of them acted at once, or a stale screen) is told it moved on, not
-  // refused: whichever of the two requests is served first, the other answers the same.
-  const me = ctx.user.id;
-  if (!levels[index]!.approvers.includes(me) && levels.slice(0, index).some((l) => l.approvers.includes(me))) {
-    throw await conflictWithCurrent(deps.db, ctx.tenant.id, requestId);
-  }
-  return { row, policy, levels, index, current: levels[index]! };
-}
-
-async function finish(deps: ApprovalDeps, ctx: TenantContext, row: Row, change: Change, at: Date) {
-  if (!(await applyChange(deps, row, change, at))) throw await conflictWithCurrent(deps.db, ctx.tenant.id, row.id);
+  const now = deps.clock();
+  const result = decide(flowRequestOf(row), action, policy ? flowPolicyOf(policy) : null, now);
+  if (!result.ok) throw await refusalError(deps, row, action.kind, result.refusal);
+  if (!(await write(deps, row, result.move, now))) throw await conflictWithCurrent(deps.db, ctx.tenant.id, row.id);
   return getRequest(deps.db, ctx, row.id);
 }
 
-/**
- * Approves the current level (spec section 4): the last level approves the request; otherwise the next level
- * becomes current, its expiry runs from now, and its approvers are told.
- */
+/** Approves the current level (spec section 4): the last level approves the request, otherwise the next one acts. */
 export async function approveRequest(deps: ApprovalDeps, ctx: TenantContext, requestId: string, comment: string | null): Promise<ApprovalRequest> {
-  const { row, policy, levels, index, current } = await loadForAction(deps, ctx, requestId);
-  if (!current.approvers.includes(ctx.user.id)) throw forbidden(APPROVAL_MSG.notAuthorizedApprove);
-  const now = deps.clock();
-  const at = now.toISOString();
-  levels[index] = { ...current, status: 'approved', approvedBy: ctx.user.id, approvedAt: at, comments: comment };
-  const next = levels[index + 1];
-  const actorName = ctx.user.display_name || ctx.user.email;
-  if (next) levels[index + 1] = { ...next, status: 'pending' };
-  const expiresAt = next ? hoursFrom(now, next.timeToExpire) : null;
-  const change: Change = {
-    status: next ? 'pending' : 'approved',
-    levels,
-    currentLevel: next ? index + 1 : index,
-    expiresAt,
-    approvers: next?.approvers ?? [],
-    history: { action: 'approved', level: current.level, comment, actorId: ctx.user.id },
-    jobs: (version) => {
-      const jobs: NewJob[] = [];
-      if (next) jobs.push(expiryJob(row, index + 1, expiresAt!));
-      if (next && policy.notify_on_create === 1) {
-        jobs.push(...notifyJobs(row, version, next.approvers, now, { event: 'awaiting', level: next.level, status: 'pending', actorName: row.requested_by_name, comment: null }));
-      }
-      if (policy.notify_on_update === 1) {
-        jobs.push(...notifyJobs(row, version, [row.created_by], now, { event: next ? 'progress' : 'final', level: current.level, status: next ? 'pending' : 'approved', actorName, comment }));
-      }
-      return jobs;
-    },
-  };
-  return finish(deps, ctx, row, change, now);
+  return act(deps, ctx, requestId, () => ({ kind: 'approve', actor: actorOf(ctx), comment }));
 }
 
 /** Rejects the request at its current level, with the reason as the level's comment. */
 export async function rejectRequest(deps: ApprovalDeps, ctx: TenantContext, requestId: string, reason: string): Promise<ApprovalRequest> {
-  const { row, policy, levels, index, current } = await loadForAction(deps, ctx, requestId);
-  if (!current.approvers.includes(ctx.user.id)) throw forbidden(APPROVAL_MSG.notAuthorizedReject);
-  const now = deps.clock();
-  levels[index] = { ...current, status: 'rejected', approvedBy: ctx.user.id, approvedAt: now.toISOString(), comments: reason };
-  const actorName = ctx.user.display_name || ctx.user.email;
-  return finish(
-    deps,
-    ctx,
-    row,
-    {
-      status: 'rejected',
-      levels,
-      currentLevel: index,
-      expiresAt: null,
-      approvers: [],
-      history: { action: 'rejected', level: current.level, comment: reason, actorId: ctx.user.id },
-      jobs: (version) =>
-        policy.notify_on_update === 1 ? notifyJobs(row, version, [row.created_by], now, { event: 'final', level: current.level, status: 'rejected', actorName, comment: reason }) : [],
-    },
-    now,
-  );
+  return act(deps, ctx, requestId, () => ({ kind: 'reject', actor: actorOf(ctx), reason }));
 }
 
-/** Cancels a pending request: only its creator may (the spec's always-false check is not copied). */
+/** Cancels a pending request: only its creator may. */
 export async function cancelRequest(deps: ApprovalDeps, ctx: TenantContext, requestId: string): Promise<ApprovalRequest> {
-  const { row, levels, index, current } = await loadForAction(deps, ctx, requestId);
-  if (row.created_by !== ctx.user.id) throw forbidden(APPROVAL_MSG.onlyCreatorCancel);
-  const now = deps.clock();
-  levels[index] = { ...current, status: 'cancelled' };
-  return finish(
-    deps,
-    ctx,
-    row,
-    { status: 'cancelled', levels, currentLevel: index, expiresAt: null, approvers: [], history: { action: 'cancelled', level: current.level, comment: null, actorId: ctx.user.id }, jobs: () => [] },
-    now,
-  );
+  return act(deps, ctx, requestId, () => ({ kind: 'cancel', actor: actorOf(ctx) }));
 }
 
-/**
- * Hands the caller's place among the current level's approvers to another member, when the policy allows
- * delegation. The delegate is told (they now have something to decide).
- */
+/** Hands the caller's place among the current level's approvers to another active member of the tenant. */
 export async function delegateRequest(deps: ApprovalDeps, ctx: TenantContext, requestId: string, userId: string): Promise<ApprovalRequest> {
-  const { row, policy, levels, index, current } = await loadForAction(deps, ctx, requestId);
-  if (policy.delegation_enabled !== 1) throw forbidden(APPROVAL_MSG.delegationDisabled);
-  if (!current.approvers.includes(ctx.user.id)) throw forbidden(APPROVAL_MSG.notAuthorizedDelegate);
-  if (userId === ctx.user.id) throw badRequest(APPROVAL_MSG.delegateSelf, { userId: APPROVAL_MSG.delegateSelf });
-  const [delegate] = await listActiveMemberAccounts(deps.db, ctx.tenant.id, [userId]);
-  if (!delegate) throw badRequest(APPROVAL_MSG.userNotAvailable, { userId: APPROVAL_MSG.userNotAvailable });
-  const now = deps.clock();
-  const approvers = [...new Set(current.approvers.map((id) => (id === ctx.user.id ? userId : id)))];
-  levels[index] = { ...current, approvers };
-  return finish(
-    deps,
-    ctx,
-    row,
-    {
-      status: 'pending',
-      levels,
-      currentLevel: index,
-      expiresAt: row.expires_at,
-      approvers,
-      history: { action: 'delegated', level: current.level, comment: null, targetId: userId, actorId: ctx.user.id },
-      jobs: (version) =>
-        notifyJobs(row, version, [userId], now, { event: 'awaiting', level: current.level, status: 'pending', actorName: ctx.user.display_name || ctx.user.email, comment: null }),
-    },
-    now,
-  );
+  return act(deps, ctx, requestId, async () => {
+    const [delegate] = await listActiveMemberAccounts(deps.db, ctx.tenant.id, [userId]);
+    return { kind: 'delegate', actor: actorOf(ctx), to: userId, toIsActiveMember: delegate !== undefined };
+  });
 }
 
 /**
- * The expiry job of a request's level: if the request still waits on that level past its expiry, it becomes
- * rejected ("Expired without a decision", with the policy's autoRejectOnExpire) or expired, exactly once (the same
- * conditional update as every other change); the requester is told when the policy says so.
+ * The expiry job of a request's level: the request still waiting on that level past its expiry is decided by the
+ * flow, exactly once (the same conditional update as every other change). False when nothing changed.
  */
 export async function expireRequest(deps: ApprovalDeps, tenantId: string, requestId: string, level: number, now: Date): Promise<boolean> {
   const row = await repo.findRequest(deps.db, tenantId, requestId);
-  if (!row || row.status !== 'pending' || row.current_level !== level) return false;
-  if (!row.expires_at || new Date(row.expires_at).getTime() > now.getTime()) return false;
+  if (!row) return false;
   const policy = await repo.findPolicy(deps.db, tenantId, row.policy_id);
-  const autoReject = policy?.auto_reject_on_expire !== 0;
-  const levels = repo.levelsOf(row);
-  const current = currentOf(levels, row);
-  const status: ApprovalStatus = autoReject ? 'rejected' : 'expired';
-  levels[row.current_level] = { ...current, status, comments: APPROVAL_MSG.expiredComment };
-  return applyChange(
-    deps,
-    row,
-    {
-      status,
-      levels,
-      currentLevel: row.current_level,
-      expiresAt: row.expires_at,
-      approvers: [],
-      history: { action: 'expired', level: current.level, comment: APPROVAL_MSG.expiredComment, actorId: null },
-      jobs: (version) =>
-        policy?.notify_on_update === 1
-          ? notifyJobs(row, version, [row.created_by], now, { event: 'final', level: current.level, status, actorName: null, comment: APPROVAL_MSG.expiredComment })
-          : [],
-    },
-    now,
-  );
+  const result = decide(flowRequestOf(row), { kind: 'expire', level }, policy ? flowPolicyOf(policy) : null, now);
+  return result.ok && write(deps, row, result.move, now);
 }
 
 /** An attachment of a request the caller may see (404 otherwise, like a missing one). */
@@ -525,25 +333,4 @@ export async function findAttachmentFor(db: DB, ctx: TenantContext, requestId: s
   const a = await repo.findAttachment(db, ctx.tenant.id, requestId, attachmentId);
   if (!a) throw notFound(APPROVAL_MSG.attachmentNotFound);
   return a;
-}
-
-/** The texts of a notification: subject, body, and where it leads. */
-export function notificationText(p: NotifyPayload, request: Pick<Row, 'title' | 'description' | 'expires_at'>, url: string) {
-  const level = APPROVAL_LEVEL_LABELS[p.level as keyof typeof APPROVAL_LEVEL_LABELS] ?? p.level;
-  const comment = p.comment ? `\n\nComment: ${p.comment}` : '';
-  if (p.event === 'awaiting') {
-    return {
-      subject: `Approval needed: ${request.title}`,
-      text: `${p.actorName ?? 'Someone'} asks for your approval (${level} level):\n\n${request.title}\n\n${request.description}\n\n${request.expires_at ? `Decide by ${request.expires_at.replace('T', ' ').slice(0, 16)} UTC.\n\n` : ''}Open the request: ${url}`,
-    };
-  }
-  if (p.event === 'progress') {
-    return {
-      subject: `Approved at ${level} level: ${request.title}`,
-      text: `${p.actorName ?? 'An approver'} approved your request "${request.title}" at the ${level} level. It now goes to the next level.${comment}\n\nOpen the request: ${url}`,
-    };
-  }
-  const outcome = p.status === 'approved' ? 'approved' : p.status === 'expired' ? 'expired without a decision' : 'rejected';
-  const by = p.actorName ? ` by ${p.actorName}` : '';
-  return { subject: `Your request was ${p.status}: ${request.title}`, text: `Your request "${request.title}" was ${outcome}${by}.${comment}\n\nOpen the request: ${url}` };
 }

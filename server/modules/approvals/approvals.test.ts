@@ -52,7 +52,7 @@ for (const db of testDatabases()) {
     const clock = () => new Date(nowMs);
     const advance = async (ms: number) => {
       nowMs += ms;
-      await env.app.paging.worker.runDue();
+      await env.app.jobs.worker.runDue();
     };
 
     beforeAll(async () => {
@@ -91,7 +91,7 @@ for (const db of testDatabases()) {
         ...policy,
       });
       expect(res.statusCode, res.body).toBe(201);
-      await env.app.paging.worker.runDue();
+      await env.app.jobs.worker.runDue();
       fake.sent.email.length = 0;
       return { owner, admin, a1, a2, b, c, d, tenantId: owner.tenantId, policy: res.data };
     }
@@ -186,7 +186,7 @@ for (const db of testDatabases()) {
       expect(events.some((e) => e.type === 'approval' && e.change.id === created.id && e.change.status === 'pending')).toBe(true);
 
       // notifyOnCreate: the first level's approvers, with a link to the request.
-      await env.app.paging.worker.runDue();
+      await env.app.jobs.worker.runDue();
       expect(mailsTo(a1.email).map((m) => m.subject)).toEqual(['Approval needed: VPN access for Acme']);
       expect(mailsTo(a1.email)[0]!.text).toContain(`/app/approval-workflows?request=${created.id}`);
       expect(mailsTo(a2.email)).toHaveLength(1);
@@ -218,13 +218,13 @@ for (const db of testDatabases()) {
       expect(ids(await a1.agent.get(requests(tenantId)))).toEqual([]);
       expect(ids(await a2.agent.get(requests(tenantId)))).toEqual([]);
       expect(ids(await b.agent.get(requests(tenantId)))).toEqual([created.id]);
-      await env.app.paging.worker.runDue();
+      await env.app.jobs.worker.runDue();
       expect(mailsTo(b.email).map((m) => m.subject)).toEqual(['Approval needed: VPN access for Acme']);
       expect(mailsTo(c.email).map((m) => m.subject)).toEqual(['Approved at Manager level: VPN access for Acme']);
 
       const second = await b.agent.post(requests(tenantId, created.id, 'approve'), {});
       expect(second.data).toMatchObject({ status: 'approved', currentLevel: 1, expiresAt: null, can: { approve: false, reject: false, cancel: false, delegate: false } });
-      await env.app.paging.worker.runDue();
+      await env.app.jobs.worker.runDue();
       expect(mailsTo(c.email).map((m) => m.subject)).toContain('Your request was approved: VPN access for Acme');
 
       const details = (await c.agent.get(requests(tenantId, created.id))).data;
@@ -315,7 +315,7 @@ for (const db of testDatabases()) {
       expect(handed.data.levels[0].approvers).not.toContain(a1.userId);
       expect(handed.data.levels[0].approvers).toContain(d.userId);
       expect(handed.data.history.at(-1)).toMatchObject({ action: 'delegated', actor: { id: a1.userId }, target: { id: d.userId } });
-      await env.app.paging.worker.runDue();
+      await env.app.jobs.worker.runDue();
       expect(mailsTo(d.email).map((m) => m.subject)).toEqual(['Approval needed: VPN access for Acme']);
       expect((await a1.agent.post(requests(tenantId, r.id, 'approve'), {})).statusCode).toBe(403);
       expect((await d.agent.post(requests(tenantId, r.id, 'approve'), {})).data.currentLevelName).toBe('director');
