@@ -11,6 +11,15 @@ const FEATURES = fs
   .filter((d) => d.isDirectory())
   .map((d) => d.name);
 
+// Every module of the server (server/modules/<name>): each may use another only through its service or its pure files.
+const SERVER_MODULES = fs
+  .readdirSync(new URL('./server/modules', import.meta.url), { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .map((d) => d.name);
+
+// The server's infrastructure, below every module: modules use it, it uses no module (app.ts wires the two).
+const SERVER_INFRASTRUCTURE = ['./server/db', './server/lib', './server/http', './server/events', './server/notifications', './server/jobs'];
+
 export default tseslint.config(
   { ignores: ['dist/**', 'node_modules/**', 'data/**', 'web/public/**', 'e2e/screenshots/**'] },
   js.configs.recommended,
@@ -67,6 +76,51 @@ export default tseslint.config(
               target: './web/src',
               from: './server',
               message: 'The web app shares only contract/ with the server.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+  // The server's import direction: contract ← infrastructure (db, lib, http, events, notifications, jobs) ← modules ←
+  // app.ts. A module uses another only through its service (*.service.ts) or its pure files (*.policy.ts, oncall.ts,
+  // integration-keys.ts…), never its repository, routes or plugin. Tests are left out: like app.ts, they wire modules
+  // and infrastructure together (server/architecture.test.ts checks the rules and the folder graph).
+  {
+    files: ['server/**/*.ts', 'contract/**/*.ts'],
+    ignores: ['**/*.test.ts'],
+    plugins: { import: importPlugin },
+    settings: {
+      'import/resolver': { node: { extensions: ['.ts', '.js'] } },
+      'import/extensions': ['.ts', '.js'],
+      'import/parsers': { '@typescript-eslint/parser': ['.ts'] },
+    },
+    rules: {
+      'import/no-unresolved': 'error',
+      'import/no-cycle': 'error',
+      'import/no-restricted-paths': [
+        'error',
+        {
+          zones: [
+            {
+              target: './contract',
+              from: ['./server', './web', './scripts', './e2e'],
+              message: 'contract/ is shared by the server and the web app and imports nothing of theirs.',
+            },
+            {
+              target: SERVER_INFRASTRUCTURE,
+              from: './server/modules',
+              message: 'Infrastructure imports no module: take what it needs as a parameter (app.ts passes it in), or move it into infrastructure.',
+            },
+            ...SERVER_MODULES.map((name) => ({
+              target: `./server/modules/${name}`,
+              from: [`./server/modules/!(${name})/**/*.repository.ts`, `./server/modules/!(${name})/**/*.routes.ts`, `./server/modules/!(${name})/**/*.plugin.ts`],
+              message: "A module uses another only through its service (*.service.ts) or its pure files, never its repository, routes or plugin.",
+            })),
+            {
+              target: './server',
+              from: './web',
+              message: 'The server shares only contract/ with the web app.',
             },
           ],
         },

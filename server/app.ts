@@ -21,7 +21,9 @@ import { registerSession } from './http/session.ts';
 import { registerTenantContext } from './http/tenant-context.ts';
 import { createMailer, type Mailer } from './notifications/mailer.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
-import { seedDefaultPlans } from './modules/pricing/pricing-plans.repository.ts';
+import { sessionLookup } from './modules/auth/sessions.service.ts';
+import { loadTenantContext } from './modules/tenants/tenants.service.ts';
+import { seedDefaultPlans } from './modules/pricing/pricing.service.ts';
 import { ensureSuperAdmin } from './modules/users/admin.service.ts';
 import { registerClientRoutes } from './modules/clients/clients.routes.ts';
 import { registerPricingRoutes } from './modules/pricing/pricing.routes.ts';
@@ -34,10 +36,13 @@ import { alertRuntimePlugin } from './modules/alerts/alert-runtime.plugin.ts';
 import { registerIngestRoutes } from './modules/alerts/ingest/ingest.routes.ts';
 import { registerIntegrationRoutes } from './modules/integrations/integrations.routes.ts';
 import type { Clock } from './jobs/job-worker.ts';
-import { pagingPlugin, resolveVapid } from './modules/paging/paging.plugin.ts';
+import { pagingPlugin } from './modules/paging/paging.plugin.ts';
+import { jobsPlugin } from './jobs/jobs.plugin.ts';
+import { notificationsPlugin } from './notifications/notifications.plugin.ts';
+import { resolveVapid } from './notifications/channels/push.ts';
 import { approvalsPlugin } from './modules/approvals/approvals.plugin.ts';
 import { registerPagingRoutes } from './modules/paging/paging.routes.ts';
-import type { Transports } from './modules/paging/transports.ts';
+import type { Transports } from './notifications/channel.ts';
 import { registerEscalationPolicyRoutes } from './modules/escalation/escalation-policies.routes.ts';
 import { registerScheduleRoutes } from './modules/schedules/schedules.routes.ts';
 import { observabilityPlugin } from './observability/observability.plugin.ts';
@@ -125,8 +130,9 @@ export async function buildApp(
     // The browser reports only in production mode (as /api/config says), so only then is its service allowed.
     webDsn: config.production ? config.sentry.webDsn : null,
   });
-  registerSession(app, deps.db);
-  registerTenantContext(app, deps.db);
+  // The session and tenant hooks are infrastructure: the auth and tenants modules give them their look-ups.
+  registerSession(app, sessionLookup(deps.db));
+  registerTenantContext(app, (user, tenantId, standing) => loadTenantContext(deps.db, user, tenantId, standing));
   registerBodyGuard(app);
 
   await app.register(swagger, {
@@ -146,6 +152,8 @@ export async function buildApp(
 
   // Runtimes: plugins that own long-lived state and its lifecycle (hooks in their file), before the routes using them.
   await app.register(alertRuntimePlugin, deps);
+  await app.register(jobsPlugin, { db: deps.db, dialect: deps.dialect, start: config.jobWorker, clock: opts.clock, pollMs: opts.pollMs });
+  await app.register(notificationsPlugin, { db: deps.db, config, mailer: deps.mailer, transports: opts.transports });
 
   registerAuthRoutes(app, deps);
   registerPricingRoutes(app, deps);
@@ -158,7 +166,7 @@ export async function buildApp(
   registerAlertRoutes(app, deps);
   registerEscalationPolicyRoutes(app, deps);
   registerScheduleRoutes(app, deps);
-  await app.register(pagingPlugin, { deps, clock: opts.clock, transports: opts.transports, pollMs: opts.pollMs });
+  await app.register(pagingPlugin, deps);
   registerPagingRoutes(app, deps);
   await app.register(approvalsPlugin, deps);
 
@@ -197,7 +205,7 @@ function registerWeb(app: FastifyInstance, config: Config) {
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.readFileSync(file, 'utf8'));
   const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) => sendHtml(reply, index);
   // `/` on the marketing host (the app host was redirected above): the home page's own entry, without the app's
-  // router and query code (issue 14). A build from before it has no home.html: its app still drew the page at `/`.
+  // router and query code. A build without home.html has its app draw the page at `/`.
   const home = path.join(dir, 'home.html');
   app.get('/', { schema: { hide: true } }, (_req, reply) => sendHtml(reply, fs.existsSync(home) ? home : index));
   app.get('/assets/*', { schema: { hide: true } }, (req, reply) => {

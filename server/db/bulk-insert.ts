@@ -31,6 +31,13 @@ export function chunks<T>(list: readonly T[], size = ROWS_PER_STATEMENT): T[][] 
   return out;
 }
 
+/** The rows `read` finds for many keys (each distinct key once, one statement per 500), by `keyOf` of each row. */
+export async function readByKeys<K, R>(keys: readonly K[], read: (part: K[]) => Promise<R[]>, keyOf: (row: R) => string): Promise<Map<string, R>> {
+  const out = new Map<string, R>();
+  for (const part of chunks([...new Set(keys)])) for (const row of await read(part)) out.set(keyOf(row), row);
+  return out;
+}
+
 const texts = new Map<string, string>();
 
 /** Whether `db` talks to PostgreSQL (the bulk statements differ by dialect). */

@@ -88,25 +88,14 @@ export function createAlertBus(opts: { db: DB; dialect: Dialect; databaseUrl: st
   return opts.dialect === 'postgres' ? new PostgresBus(opts) : new MemoryBus();
 }
 
-class MemoryBus implements AlertBus {
-  private local = new LocalFanout();
-  publish(tenantId: string, change: AlertChange) {
-    this.local.deliver(tenantId, { type: 'alert', change });
-  }
-  publishApproval(tenantId: string, change: ApprovalChange) {
-    this.local.deliver(tenantId, { type: 'approval', change });
-  }
+/** What every bus does for the listeners of this instance: they hear what reaches it, from here or elsewhere. */
+abstract class LocalListeners {
+  protected readonly local = new LocalFanout();
   subscribe(tenantId: string, listener: Listener) {
     return this.local.subscribe(tenantId, listener);
   }
-  invalidateIntegrations(ids: string[]) {
-    this.local.invalidate(ids);
-  }
   onInvalidateIntegrations(fn: (ids: string[]) => void) {
     this.local.onInvalidate(fn);
-  }
-  revokeAccess(notice: AccessNotice) {
-    this.local.revoke(notice);
   }
   onRevokeAccess(fn: Revoker) {
     this.local.onRevoke(fn);
@@ -116,6 +105,21 @@ class MemoryBus implements AlertBus {
   }
   subscriberCount() {
     return this.local.count();
+  }
+}
+
+class MemoryBus extends LocalListeners implements AlertBus {
+  publish(tenantId: string, change: AlertChange) {
+    this.local.deliver(tenantId, { type: 'alert', change });
+  }
+  publishApproval(tenantId: string, change: ApprovalChange) {
+    this.local.deliver(tenantId, { type: 'approval', change });
+  }
+  invalidateIntegrations(ids: string[]) {
+    this.local.invalidate(ids);
+  }
+  revokeAccess(notice: AccessNotice) {
+    this.local.revoke(notice);
   }
   async close() {}
 }
@@ -133,10 +137,9 @@ interface Wire {
   a?: Array<[string, ApprovalChange]>;
 }
 
-class PostgresBus implements AlertBus {
+class PostgresBus extends LocalListeners implements AlertBus {
   private readonly instance = randomUUID();
   private readonly channel: string;
-  private local = new LocalFanout();
   private pending: Array<[string, AlertChange]> = [];
   private pendingInvalidations: string[] = [];
   private pendingRevocations: AccessNotice[] = [];
@@ -149,6 +152,7 @@ class PostgresBus implements AlertBus {
   private reconnectTimer: NodeJS.Timeout | null = null;
 
   constructor(private readonly opts: { db: DB; databaseUrl: string; schema: string | null; log: FastifyBaseLogger }) {
+    super();
     // One channel per schema, so deployments (and test files) sharing a database never hear each other.
     this.channel = `alertdesk_${(opts.schema ?? 'public').replace(/[^a-zA-Z0-9_]/g, '_')}`.slice(0, 63);
     void this.connect(false);
@@ -302,22 +306,6 @@ class PostgresBus implements AlertBus {
     }
     if (batch.length) out.push(JSON.stringify({ i: this.instance, e: batch } satisfies Wire));
     return out;
-  }
-
-  subscribe(tenantId: string, listener: Listener) {
-    return this.local.subscribe(tenantId, listener);
-  }
-  onInvalidateIntegrations(fn: (ids: string[]) => void) {
-    this.local.onInvalidate(fn);
-  }
-  onRevokeAccess(fn: Revoker) {
-    this.local.onRevoke(fn);
-  }
-  onAlertChange(fn: (tenantId: string, change: AlertChange) => void) {
-    this.local.onAlertChange(fn);
-  }
-  subscriberCount() {
-    return this.local.count();
   }
 
   async close() {

@@ -14,7 +14,7 @@ function zodSchemaOf(schema: unknown): z.ZodType {
  * Answers are written by Fastify's own compiled serializer (fast-json-stringify) from the JSON Schema of the route's
  * zod contract, the same document the OpenAPI description shows: only the properties the contract declares are
  * written (a field a handler adds by mistake, a password hash say, never leaves), in one pass without first copying
- * the answer through zod (for the dashboard's 100-alert list that copy was a third of the request's allocations).
+ * the answer through zod (for the dashboard's 100-alert list such a copy is a third of the request's allocations).
  */
 export const contractSerializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => serializerOf(zodSchemaOf(schema));
 

@@ -1,14 +1,32 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import type { DB } from '../db/database.ts';
-import type { UsersTable } from '../db/schema.ts';
-import { findSessionStanding, findSessionUser, SESSION_TTL_MS, type TenantStanding } from '../modules/auth/sessions.repository.ts';
+import type { MemberRole } from '../../contract/auth.ts';
+import type { TenantsTable, UsersTable } from '../db/schema.ts';
 import { unauthorized } from './errors.ts';
 
 export const SESSION_COOKIE = 'alertdesk_session';
+/** How long a session lives: its row's expiry and its cookie's max-age. */
+export const SESSION_TTL_MS = 30 * 24 * 3600_000;
 
 const PLAIN_ID = /^[A-Za-z0-9_-]{1,100}$/;
 
 export type SessionUser = UsersTable & { token_hash: string };
+
+/** A user's standing in one tenant as stored: the tenant (undefined when there is none) and their active membership role. */
+export interface TenantStanding {
+  tenantId: string;
+  tenant: TenantsTable | undefined;
+  memberRole: MemberRole | null;
+}
+
+/**
+ * How the session hook finds the user behind a cookie's token. The auth module implements it (sessions.service.ts)
+ * and app.ts hands it in, so this infrastructure knows no module.
+ */
+export interface SessionLookup {
+  user(token: string): Promise<SessionUser | undefined>;
+  /** The user and, read in the same query, their standing in one tenant. */
+  userWithStanding(token: string, tenantId: string): Promise<{ user: SessionUser; standing: TenantStanding } | undefined>;
+}
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -19,7 +37,7 @@ declare module 'fastify' {
 }
 
 /** Loads the signed-in user from the session cookie onto `req.sessionUser` (null when there is none). */
-export function registerSession(app: FastifyInstance, db: DB) {
+export function registerSession(app: FastifyInstance, lookup: SessionLookup) {
   app.decorateRequest('sessionUser', null);
   app.decorateRequest('sessionStanding', null);
   app.addHook('onRequest', async (req) => {
@@ -32,11 +50,11 @@ export function registerSession(app: FastifyInstance, db: DB) {
     // Only an id of the shape we issue is looked up before validation (a NUL, say, is the validator's to refuse).
     const tenantId = req.routeOptions.config?.tenantScoped ? (req.params as { tenantId?: unknown }).tenantId : undefined;
     if (typeof tenantId === 'string' && PLAIN_ID.test(tenantId)) {
-      const found = await findSessionStanding(db, token, tenantId);
+      const found = await lookup.userWithStanding(token, tenantId);
       req.sessionUser = found?.user ?? null;
       req.sessionStanding = found?.standing ?? null;
     } else {
-      req.sessionUser = (await findSessionUser(db, token)) ?? null;
+      req.sessionUser = (await lookup.user(token)) ?? null;
     }
   });
 }

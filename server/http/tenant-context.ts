@@ -1,10 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { DB } from '../db/database.ts';
 import type { MemberRole, TenantAbilities } from '../../contract/auth.ts';
 import type { TenantsTable } from '../db/schema.ts';
-import { findTenantForUser } from '../modules/tenants/tenants.repository.ts';
-import { resolveRole, tenantAbilities } from '../modules/tenants/tenants.policy.ts';
-import { requireUser, type SessionUser } from './session.ts';
+import { requireUser, type SessionUser, type TenantStanding } from './session.ts';
 import { notFound } from './errors.ts';
 
 export interface TenantContext {
@@ -30,27 +27,21 @@ declare module 'fastify' {
 }
 
 /**
- * The user's standing in a tenant: the tenant and their membership in one query, the role from the policy. Null
- * when the tenant is missing or the user is not an active member of it (callers answer both alike).
+ * The caller's TenantContext in a tenant, or null when the tenant is missing or the user is not an active member of
+ * it (both answer 404 alike). `standing` is what the session hook already read for this tenant, if anything. The
+ * tenants module implements it (roles and abilities are its policy) and app.ts hands it in, so this infrastructure
+ * knows no module.
  */
-export async function loadTenantContext(db: DB, user: SessionUser, tenantId: string): Promise<TenantContext | null> {
-  return contextOf(user, await findTenantForUser(db, tenantId, user.id));
-}
-
-function contextOf(user: SessionUser, found: { tenant: TenantsTable | undefined; memberRole: MemberRole | null | undefined } | undefined): TenantContext | null {
-  if (!found?.tenant) return null;
-  const role = resolveRole(user.id, found.tenant, found.memberRole ? { role: found.memberRole } : undefined);
-  return role ? { user, tenant: found.tenant, role, abilities: tenantAbilities(role) } : null;
-}
+export type TenantContextLoader = (user: SessionUser, tenantId: string, standing: TenantStanding | null) => Promise<TenantContext | null>;
 
 const kTenantContext = Symbol('tenantContext');
 type Holder = { [kTenantContext]: TenantContext | null };
 
 /**
  * Makes `config: { tenantScoped: true }` work on every route declared after this (register it before the routes).
- * The check runs as a preHandler, after validation, where the handlers of these routes always made it.
+ * The check runs as a preHandler, after validation: a request its schema refuses answers 400 whatever the tenant.
  */
-export function registerTenantContext(app: FastifyInstance, db: DB) {
+export function registerTenantContext(app: FastifyInstance, loadContext: TenantContextLoader) {
   app.decorateRequest(kTenantContext, null);
   app.decorateRequest('tenantContext', {
     getter(this: FastifyRequest) {
@@ -65,8 +56,8 @@ export function registerTenantContext(app: FastifyInstance, db: DB) {
     const user = requireUser(req);
     const { tenantId } = req.params as { tenantId: string };
     // Read with the session when it could be (session.ts); else asked now.
-    const standing = req.sessionStanding;
-    const ctx = standing && standing.tenantId === tenantId ? contextOf(user, standing) : await loadTenantContext(db, user, tenantId);
+    const standing = req.sessionStanding?.tenantId === tenantId ? req.sessionStanding : null;
+    const ctx = await loadContext(user, tenantId, standing);
     if (!ctx) throw notFound();
     (req as unknown as Holder)[kTenantContext] = ctx;
   };

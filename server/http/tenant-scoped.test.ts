@@ -7,12 +7,15 @@ import { AppError, registerErrorHandling } from './errors.ts';
 import { registerSession } from './session.ts';
 import { registerTenantContext } from './tenant-context.ts';
 import { authorize, tenantAbilities } from '../modules/tenants/tenants.policy.ts';
+import { loadTenantContext } from '../modules/tenants/tenants.service.ts';
 import { findSessionStanding, findSessionUser } from '../modules/auth/sessions.repository.ts';
+import { sessionLookup } from '../modules/auth/sessions.service.ts';
 import { findTenantForUser } from '../modules/tenants/tenants.repository.ts';
 
 /**
- * The `tenantScoped` route option on its own, on a bare server sharing the test app's database: what it answers and
- * what it hands the handler. Every real endpoint's 401/404/403 is tested in its module.
+ * The `tenantScoped` route option on its own, on a bare server sharing the test app's database and wired like app.ts
+ * wires it (the auth and tenants modules' look-ups): what it answers and what it hands the handler. Every real
+ * endpoint's 401/404/403 is tested in its module.
  */
 describeEachDatabase('tenantScoped routes', (t) => {
   let probe: FastifyInstance;
@@ -21,8 +24,9 @@ describeEachDatabase('tenantScoped routes', (t) => {
     probe = Fastify({ logger: false });
     registerErrorHandling(probe);
     await probe.register(cookie);
-    registerSession(probe, t().deps.db);
-    registerTenantContext(probe, t().deps.db);
+    const { db } = t().deps;
+    registerSession(probe, sessionLookup(db));
+    registerTenantContext(probe, (user, tenantId, standing) => loadTenantContext(db, user, tenantId, standing));
     probe.get('/api/tenants/:tenantId/probe', { config: { tenantScoped: true } }, async (req) => ({
       tenantId: req.tenantContext.tenant.id,
       userId: req.tenantContext.user.id,
@@ -95,7 +99,7 @@ describeEachDatabase('tenantScoped routes', (t) => {
 
   it('refuses to declare tenantScoped on a route without a :tenantId parameter', async () => {
     const app = Fastify({ logger: false });
-    registerTenantContext(app, t().deps.db);
+    registerTenantContext(app, async () => null);
     expect(() => app.get('/api/profile/probe', { config: { tenantScoped: true } }, async () => ({}))).toThrow(/needs a :tenantId parameter/);
     await app.close();
   });

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testDatabases } from '../test/test-app.ts';
 
 /**
- * How the built web app and JSON answers leave the server (issue 14): assets as the brotli/gzip files written at
+ * How the built web app and JSON answers leave the server: assets as the brotli/gzip files written at
  * build time with a year of immutable caching, the pages' HTML revalidated every time, `/` the marketing page's own
  * entry (home.html) on the marketing host, large JSON answers compressed.
  */
@@ -70,7 +70,7 @@ describe('web delivery', () => {
     }
   });
 
-  it('answers `/` with the app when a build has no home.html (one from before it, whose app draws the home page)', async () => {
+  it('answers `/` with the app when a build has no home.html (its app draws the home page itself)', async () => {
     const home = path.join(dir, 'home.html');
     const saved = fs.readFileSync(home);
     fs.rmSync(home);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DB } from '../db/database.ts';
-import { chunks } from '../db/bulk-insert.ts';
+import { chunks, readByKeys } from '../db/bulk-insert.ts';
 import type { NotificationPreferencesTable } from '../db/schema.ts';
 import type { PushTarget } from './channel.ts';
 import { preferenceColumns, type ChannelPreferences } from './preferences.ts';
@@ -17,12 +17,7 @@ export async function findPreferences(db: DB, userId: string) {
 
 /** Saved notification preferences of many people (a person without a row has the defaults). */
 export async function findPreferencesOfMany(db: DB, userIds: string[]): Promise<Map<string, NotificationPreferencesTable>> {
-  const out = new Map<string, NotificationPreferencesTable>();
-  for (const part of chunks([...new Set(userIds)])) {
-    const rows = await db.selectFrom('notification_preferences').selectAll().where('user_id', 'in', part).execute();
-    for (const row of rows) out.set(row.user_id, row);
-  }
-  return out;
+  return readByKeys(userIds, (part) => db.selectFrom('notification_preferences').selectAll().where('user_id', 'in', part).execute(), (row) => row.user_id);
 }
 
 export async function upsertPreferences(trx: DB, userId: string, prefs: ChannelPreferences, at: string) {

@@ -6,9 +6,9 @@ import { createIntegration, ingest } from '../../test/alerts.ts';
 import { trigramQuery } from './alerts.repository.ts';
 import type { AlertsTable } from '../../db/schema.ts';
 
-// The alert text search (issue 14): a case-insensitive substring of title, source, dedup key and description, `%` and
-// `_` literal, served by a trigram index (migration 0012: FTS5 on SQLite, pg_trgm on PostgreSQL) with exactly the
-// results of the plain LIKE it replaces.
+// The alert text search: a case-insensitive substring of title, source, dedup key and description, `%` and `_`
+// literal, served by a trigram index (migration 0012: FTS5 on SQLite, pg_trgm on PostgreSQL) with exactly the results
+// of the plain LIKE alone.
 describeEachDatabase('alert text search', (t) => {
   const tenant = async () => {
     const owner = await registerOwner(t().app);

@@ -5,7 +5,7 @@ import { addMember, registerOwner, superAdmin } from '../../test/factories.ts';
 import { openEventStream, sleep } from '../../test/alerts.ts';
 import { MAX_STREAMS_PER_USER } from './alert-stream.ts';
 
-/** Waits until the server has ended `stream` (well under the 25 s heartbeat that used to be the only check). */
+/** Waits until the server has ended `stream` (well under the 25 s heartbeat, which only re-checks as a safety net). */
 async function endedSoon(stream: { ended(): boolean }, ms = 3000) {
   const until = Date.now() + ms;
   while (Date.now() < until) {

@@ -1,8 +1,9 @@
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { DB } from '../../db/database.ts';
-import { loadTenantContext, type TenantContext } from '../../http/tenant-context.ts';
-import { isSessionLive } from '../auth/sessions.repository.ts';
+import type { TenantContext } from '../../http/tenant-context.ts';
+import { isSessionLive } from '../auth/sessions.service.ts';
+import { loadTenantContext } from '../tenants/tenants.service.ts';
 import { tooMany } from '../../http/errors.ts';
 import { OWN_MSG } from '../../../contract/messages.ts';
 import type { AlertChange, AlertStreamEvent } from '../../../contract/alerts.ts';

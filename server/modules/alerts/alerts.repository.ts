@@ -1,18 +1,15 @@
-import { sql, type CompiledQuery, type Expression, type SqlBool } from 'kysely';
+import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
 import { parseJson } from '../../db/database.ts';
 import type { AlertEventsTable, AlertNotesTable, AlertsTable } from '../../db/schema.ts';
 import { ASSIGNEE_NONE, HISTORY_COUNT_LIMIT, type Alert, type AlertHistoryQuery, type AlertPriority, type AlertStatus, type ActiveAlertsQuery } from '../../../contract/alerts.ts';
 import { allowedActions } from './alerts.policy.ts';
-import { listActiveMemberAccounts } from '../members/members.repository.ts';
 import { JSON_LIMITS } from '../../../contract/common.ts';
 
 // Written out literally, exactly as in the partial indexes of migration 0003, so both planners can prove that a
 // query's filter implies the index's predicate (a bound parameter would hide it from them).
 const ACTIVE = sql<SqlBool>`a.status in ('new', 'acknowledged', 'in_progress')`;
 const HISTORY = sql<SqlBool>`a.status in ('resolved', 'closed')`;
-// The same predicate without the table alias: exactly that of the partial unique index alerts_open_dedup_uq.
-const OPEN = sql<SqlBool>`status in ('new', 'acknowledged', 'in_progress')`;
 const statusIs = (s: AlertStatus) => sql<SqlBool>`a.status = ${sql.lit(s)}`;
 const priorityIs = (p: AlertPriority) => sql<SqlBool>`a.priority = ${sql.lit(p)}`;
 
@@ -302,7 +299,7 @@ export async function listNotes(db: DB, tenantId: string, alertId: string) {
 
 /**
  * The alert's stored timeline entries. Pages are read from their attempts (`listPageOutcomes`) and the overdue mark
- * from the alert's overdue_at; entries of those kinds stored by earlier versions are left out (they say the same).
+ * from the alert's overdue_at, so stored entries of those two kinds are left out (they would say it twice).
  */
 export async function listEvents(db: DB, tenantId: string, alertId: string) {
   return db
@@ -352,9 +349,6 @@ export async function updateAlertIfStatus(db: DB, tenantId: string, alertId: str
     .executeTakeFirst();
 }
 
-/** Members who may be assigned: active members of the tenant with an account. */
-export const listAssignees = (db: DB, tenantId: string) => listActiveMemberAccounts(db, tenantId);
-
 export async function findAssignee(db: DB, tenantId: string, userId: string) {
   return db
     .selectFrom('tenant_members as m')
@@ -366,8 +360,11 @@ export async function findAssignee(db: DB, tenantId: string, userId: string) {
     .executeTakeFirst();
 }
 
-/** Column order of the batched ingestion upsert; the parameters are laid out row by row in this order. */
-const UPSERT_COLUMNS = [
+/**
+ * The columns ingestion writes, in the order of its batched upsert's parameters (laid out row by row:
+ * ingest/ingest.repository.ts).
+ */
+export const UPSERT_COLUMNS = [
   'id',
   'tenant_id',
   'client_id',
@@ -401,74 +398,6 @@ const UPSERT_COLUMNS = [
  */
 type ShownColumn = Exclude<(typeof UPSERT_COLUMNS)[number], 'search_text'> | 'overdue_at';
 const SHOWN_COLUMNS: readonly ShownColumn[] = [...UPSERT_COLUMNS.filter((c): c is Exclude<typeof c, 'search_text'> => c !== 'search_text'), 'overdue_at'];
-
-/** What the ingestion upsert returns for each row: the alert it created or updated. */
-export type UpsertedAlert = Pick<AlertsTable, 'id' | 'integration_id' | 'dedup_key' | 'status' | 'priority' | 'updated_at'>;
-
-/** One multi-row upsert, on the pool or inside the caller's transaction (`on`). */
-export type AlertUpsert = (rows: AlertsTable[], on?: DB) => Promise<UpsertedAlert[]>;
-
-/**
- * The trigger write of ingestion, for rows of any tenants: an insert that, when an open alert with the same
- * (tenant, integration, dedup key) exists, becomes an update of its count (`occurrences` of the row added) and
- * last-seen time, atomically on both databases, through the partial unique index alerts_open_dedup_uq. The
- * statement for n rows is compiled by Kysely once per n for this database and reused with new parameters:
- * building and compiling a 24-column statement per event would cost more than running it.
- */
-export function alertUpsert(db: DB): AlertUpsert {
-  const compiled = new Map<number, CompiledQuery<UpsertedAlert>>();
-  const statement = (n: number) => {
-    let c = compiled.get(n);
-    if (c) return c;
-    const placeholder = Object.fromEntries(UPSERT_COLUMNS.map((col) => [col, col === 'occurrences' ? 1 : 'x'])) as unknown as AlertsTable;
-    c = db
-      .insertInto('alerts')
-      .values(Array.from({ length: n }, () => placeholder))
-      .onConflict((oc) =>
-        oc
-          .columns(['tenant_id', 'integration_id', 'dedup_key'])
-          .where(OPEN)
-          .doUpdateSet({
-            occurrences: sql`alerts.occurrences + excluded.occurrences`,
-            last_seen_at: (eb) => eb.ref('excluded.last_seen_at'),
-            updated_at: (eb) => eb.ref('excluded.updated_at'),
-          }),
-      )
-      .returning(['id', 'integration_id', 'dedup_key', 'status', 'priority', 'updated_at'])
-      .compile() as CompiledQuery<UpsertedAlert>;
-    if (c.parameters.length !== n * UPSERT_COLUMNS.length) throw new Error('unexpected parameter layout of the alert upsert');
-    compiled.set(n, c);
-    return c;
-  };
-  return async (rows, on = db) => {
-    const parameters: unknown[] = [];
-    for (const r of rows) for (const c of UPSERT_COLUMNS) parameters.push(r[c]);
-    const result = await on.executeQuery<UpsertedAlert>({ ...statement(rows.length), parameters });
-    return result.rows;
-  };
-}
-
-/**
- * A monitoring tool's acknowledge or resolve of the open alert with its key: it acknowledges only what nobody has
- * touched, and resolves whatever is still open. Returns the changed alert, or undefined when there was none.
- */
-export async function applyIntegrationTransition(
-  db: DB,
-  tenantId: string,
-  input: { integrationId: string; dedupKey: string; action: 'acknowledge' | 'resolve'; at: string },
-) {
-  const { at } = input;
-  const acknowledge = input.action === 'acknowledge';
-  return db
-    .updateTable('alerts')
-    .set({ ...(acknowledge ? { status: 'acknowledged', acknowledged_at: at } : { status: 'resolved', resolved_at: at }), updated_at: at, ...ESCALATION_ENDS })
-    .where('tenant_id', '=', tenantId)
-    .where('integration_id', '=', input.integrationId)
-    .where('dedup_key', '=', input.dedupKey)
-    .where(acknowledge ? sql<SqlBool>`status = 'new'` : OPEN)
-    .returning(['id', 'status', 'priority', 'updated_at'])
-    .executeTakeFirst();
-}
 
 /** New alerts per UTC day since `since` (deliberately unscoped: platform analytics for super admins). */
 export async function unsafeCountAlertsPerDay(db: DB, since: string) {

@@ -16,12 +16,13 @@ import {
   ASSIGNEE_ME,
 } from '../../../contract/alerts.ts';
 import type { Deps } from '../../deps.ts';
-import { countActiveByPriority, hasAnyAlert, listActiveAlerts, listAlertHistory, listAssignees, toAlert } from './alerts.repository.ts';
+import { countActiveByPriority, hasAnyAlert, listActiveAlerts, listAlertHistory, toAlert } from './alerts.repository.ts';
+import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { acknowledgeAlert, addAlertNote, assignAlert, bulkAlertAction, closeAlert, getAlertDetail, resolveAlert, startWorkOnAlert } from './alerts.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
-/** Alerts and their live event stream (issue 3); the streams themselves are the alert runtime's (`app.alerts`). */
+/** Alerts and their live event stream; the streams themselves are the alert runtime's (`app.alerts`). */
 export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
   const { db, bus, dialect } = deps;
   const { streams } = app.alerts;
@@ -71,7 +72,8 @@ export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
     '/api/tenants/:tenantId/assignees',
     { config: { tenantScoped: true }, schema: { tags: ['alerts'], params: TenantParam, response: { 200: AssigneeList, ...errors } } },
     async (req) => {
-      const rows = await listAssignees(db, req.tenantContext.tenant.id);
+      // Who may be assigned: active members of the tenant with an account.
+      const rows = await listActiveMemberAccounts(db, req.tenantContext.tenant.id);
       return { items: rows.map((u) => ({ id: u.id, displayName: u.display_name, email: u.email })) };
     },
   );

@@ -8,7 +8,7 @@ import type { AlertEventsTable } from '../../db/schema.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
 import { ACTION_FROM } from './alerts.policy.ts';
 import { cancelAlertJobs } from '../../jobs/jobs.repository.ts';
-import { listPageOutcomes } from '../paging/paging.repository.ts';
+import { listPageOutcomes } from '../../notifications/attempts.repository.ts';
 import {
   findAlert,
   findAlertStatus,
@@ -264,3 +264,6 @@ export async function bulkAlertAction(
   const succeeded = results.filter((r) => r.ok).length;
   return { results, succeeded, failed: results.length - succeeded };
 }
+
+// Platform analytics (system module): new alerts per day and per priority, over every tenant.
+export { unsafeCountAlertsByPriority, unsafeCountAlertsPerDay } from './alerts.repository.ts';

@@ -12,19 +12,21 @@ import {
   SignInBody,
 } from '../../../contract/auth.ts';
 import { ErrorBody, Ok } from '../../../contract/common.ts';
+import { AcceptInvitationResponse, RegisterFromInvitationBody, TokenParam } from '../../../contract/members.ts';
 import { OWN_MSG } from '../../../contract/messages.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../db/database.ts';
 import { AppError, tooMany, unauthorized } from '../../http/errors.ts';
 import { WindowCounter } from '../../http/rate-limit.ts';
 import { clearSessionCookie, requireUser, SESSION_COOKIE, setSessionCookie } from '../../http/session.ts';
-import { findUserByEmail, findUserById, recordSignIn } from '../users/users.repository.ts';
+import { registerFromInvitation } from '../members/invitations.service.ts';
+import { unsafeListUserTenants } from '../tenants/tenants.service.ts';
+import { findUserByEmail, findUserById, recordSignIn } from '../users/users.service.ts';
 import { describeMe, registerTenantForUser, registerUserWithTenant } from './auth.service.ts';
 import { finishOidc, OIDC_FLOW_TTL_MS, startOidc } from './oidc.service.ts';
-import { verifyPassword } from './password.ts';
+import { verifyPassword } from '../../lib/password.ts';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset.service.ts';
 import { createSession, deleteSession, hasLiveSessionFrom } from './sessions.repository.ts';
-import { listUserTenants } from '../tenants/tenants.repository.ts';
 
 /**
  * Binds a Google sign-in to the browser that started it: the flow's state, sent back only to the callback path, for
@@ -39,6 +41,7 @@ const oidcCookieOptions = (req: FastifyRequest) => ({
 });
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody };
+const invitationErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
 export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -151,7 +154,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
     try {
       const user = await finishOidc(deps, callbackUrl, browserState);
       await signIn(req, reply, user.id);
-      const tenants = await listUserTenants(db, user.id);
+      const tenants = await unsafeListUserTenants(db, user.id);
       return reply.redirect(tenants.length > 0 ? '/app/dashboard' : '/login?google=register');
     } catch (err) {
       req.log.warn({ err }, 'OIDC callback failed');
@@ -168,6 +171,27 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
       const result = await registerUserWithTenant(db, { user: userData, tenant: tenantData });
       await signIn(req, reply, result.userId);
       return result;
+    },
+  );
+
+  // A new person's account from an invitation link (members/invitations.service.ts), signed in at once like any
+  // registration.
+  r.post(
+    '/api/invitations/:token/register',
+    {
+      schema: {
+        tags: ['invitations'],
+        params: TokenParam,
+        body: RegisterFromInvitationBody,
+        response: { 200: AcceptInvitationResponse.extend({ me: MeResponse }), ...invitationErrors },
+      },
+    },
+    async (req, reply) => {
+      const joined = await registerFromInvitation(db, req.params.token, req.body);
+      setSessionCookie(req, reply, await createSession(db, joined.userId, { userAgent: req.headers['user-agent'], ip: req.ip }));
+      const user = await findUserById(db, joined.userId);
+      if (!user) throw unauthorized();
+      return { tenantId: joined.tenantId, tenantName: joined.tenantName, me: await describeMe(db, user) };
     },
   );
 

@@ -2,10 +2,10 @@ import type { DB } from '../../db/database.ts';
 import { isUniqueViolation, now } from '../../db/database.ts';
 import { MSG, OWN_MSG } from '../../../contract/messages.ts';
 import { badRequest, conflict } from '../../http/errors.ts';
-import { findPlan } from '../pricing/pricing-plans.repository.ts';
-import { createUser, defaultDisplayName, findUserByEmail, toPublicUser } from '../users/users.repository.ts';
-import { createTenantWithOwner, listUserTenants } from '../tenants/tenants.repository.ts';
-import { hashPassword } from './password.ts';
+import { findPlan } from '../pricing/pricing.service.ts';
+import { createUser, defaultDisplayName, findUserByEmail, toPublicUser } from '../users/users.service.ts';
+import { createTenantWithOwner, unsafeListUserTenants } from '../tenants/tenants.service.ts';
+import { hashPassword } from '../../lib/password.ts';
 import { resolveRole, tenantAbilities } from '../tenants/tenants.policy.ts';
 import type { UsersTable } from '../../db/schema.ts';
 import { pendingInvitationsFor } from '../members/invitations.service.ts';
@@ -43,7 +43,7 @@ export async function registerUserWithTenant(
 /** The callable registerGoogleUserWithTenant: a tenant for a signed-in (OIDC) user who has none yet. */
 export async function registerTenantForUser(db: DB, user: UsersTable, tenant: { name: string; plan: string }) {
   const plan = await registrablePlan(db, tenant.plan, 'tenantData.plan');
-  if ((await listUserTenants(db, user.id)).length > 0) throw conflict(OWN_MSG.alreadyHasTenant);
+  if ((await unsafeListUserTenants(db, user.id)).length > 0) throw conflict(OWN_MSG.alreadyHasTenant);
   const owner = { id: user.id, email: user.email, displayName: user.display_name };
   const tenantId = await db.transaction().execute((trx) => createTenantWithOwner(trx, { name: tenant.name, plan, owner }, now()));
   return { userId: user.id, tenantId };
@@ -51,7 +51,7 @@ export async function registerTenantForUser(db: DB, user: UsersTable, tenant: { 
 
 /** GET /api/me: the user, their tenants with role and abilities in each, platform abilities, invitations waiting. */
 export async function describeMe(db: DB, user: UsersTable) {
-  const [rows, pendingInvitations] = await Promise.all([listUserTenants(db, user.id), pendingInvitationsFor(db, user)]);
+  const [rows, pendingInvitations] = await Promise.all([unsafeListUserTenants(db, user.id), pendingInvitationsFor(db, user)]);
   return {
     user: toPublicUser(user),
     tenants: rows.map((t) => {

@@ -3,7 +3,7 @@ import * as client from 'openid-client';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../db/database.ts';
 import { saveOidcState, takeOidcState } from './oidc-states.repository.ts';
-import { createUser, defaultDisplayName, findUserByEmail, findUserByOidcSubject, linkOidcSubject } from '../users/users.repository.ts';
+import { createUser, defaultDisplayName, findUserByEmail, findUserByOidcSubject, linkOidcSubject } from '../users/users.service.ts';
 
 let cached: { key: string; config: Promise<client.Configuration> } | null = null;
 

@@ -3,8 +3,8 @@ import { now } from '../../db/database.ts';
 import { OWN_MSG } from '../../../contract/messages.ts';
 import { badRequest } from '../../http/errors.ts';
 import { WindowCounter } from '../../http/rate-limit.ts';
-import { findUserByEmail, setPasswordHash } from '../users/users.repository.ts';
-import { hashPassword } from './password.ts';
+import { findUserByEmail, setPasswordHash } from '../users/users.service.ts';
+import { hashPassword } from '../../lib/password.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { consumePasswordReset, insertPasswordReset, spendPasswordResets } from './password-resets.repository.ts';
 import { deleteUserSessions } from './sessions.repository.ts';
@@ -62,3 +62,6 @@ export async function sendSetPasswordEmail(deps: Deps, user: { id: string; email
     text: `Hello ${user.display_name},\n\nAn Alertdesk account has been created for you. Open this link within 7 days to choose your password:\n\n${link}\n\nAfterwards, sign in at ${deps.config.publicUrl}/login with this email address.\n`,
   });
 }
+
+// A password changed on the profile page voids every open reset link of the account too.
+export { spendPasswordResets } from './password-resets.repository.ts';

@@ -1,10 +1,9 @@
 import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
 import { sql } from 'kysely';
-import type { TenantMembersTable, TenantsTable } from '../../db/schema.ts';
+import type { TenantsTable } from '../../db/schema.ts';
+import { SESSION_TTL_MS, type SessionUser, type TenantStanding } from '../../http/session.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
-
-export const SESSION_TTL_MS = 30 * 24 * 3600_000;
 
 export async function createSession(db: DB, userId: string, meta: { userAgent?: string; ip?: string }) {
   const { token, hash } = newToken();
@@ -32,7 +31,7 @@ const liveSessionUser = (db: DB, token: string) =>
     .where('sessions.token_hash', '=', hashToken(token))
     .where('sessions.expires_at', '>', now());
 
-export async function findSessionUser(db: DB, token: string) {
+export async function findSessionUser(db: DB, token: string): Promise<SessionUser | undefined> {
   return liveSessionUser(db, token).executeTakeFirst();
 }
 
@@ -53,19 +52,12 @@ const TENANT_COLUMN_SET: Record<keyof TenantsTable, true> = {
 };
 const TENANT_COLUMNS = Object.keys(TENANT_COLUMN_SET) as Array<keyof TenantsTable>;
 
-/** What findSessionStanding found of the tenant: the tenant (undefined when there is none) and the user's active membership role. */
-export interface TenantStanding {
-  tenantId: string;
-  tenant: TenantsTable | undefined;
-  memberRole: TenantMembersTable['role'] | null;
-}
-
 /**
  * The session's user and, in the same query, their standing in one tenant (the tenant row and their active
- * membership): a tenant's route needs both before it does anything, and asking twice cost every such request a
- * second round trip (issue 14). The standing is only what is stored; the policy decides what it means.
+ * membership): a tenant's route needs both before it does anything, and one round trip serves both. The standing is
+ * only what is stored; the policy decides what it means.
  */
-export async function findSessionStanding(db: DB, token: string, tenantId: string) {
+export async function findSessionStanding(db: DB, token: string, tenantId: string): Promise<{ user: SessionUser; standing: TenantStanding } | undefined> {
   const row = await liveSessionUser(db, token)
     .leftJoin('tenants as st', (join) => join.on('st.id', '=', tenantId))
     .leftJoin('tenant_members as sm', (join) => join.onRef('sm.tenant_id', '=', 'st.id').onRef('sm.user_id', '=', 'users.id').on('sm.status', '=', 'active'))
@@ -81,7 +73,7 @@ export async function findSessionStanding(db: DB, token: string, tenantId: strin
     else user[k] = v;
   }
   const standing: TenantStanding = { tenantId, tenant: tenant.id == null ? undefined : (tenant as unknown as TenantsTable), memberRole: (sm_role as TenantStanding['memberRole']) ?? null };
-  return { user: user as unknown as NonNullable<Awaited<ReturnType<typeof findSessionUser>>>, standing };
+  return { user: user as unknown as SessionUser, standing };
 }
 
 /** True while the session with this hash exists and has not expired (live streams re-check it). */

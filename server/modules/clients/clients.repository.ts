@@ -154,11 +154,6 @@ export async function updateClient(db: DB, tenantId: string, clientId: string, v
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** Takes a deleted escalation policy off every client of the tenant that named it. */
-export async function clearClientsEscalationPolicy(db: DB, tenantId: string, policyId: string): Promise<void> {
-  await db.updateTable('clients').set({ escalation_policy_id: null }).where('tenant_id', '=', tenantId).where('escalation_policy_id', '=', policyId).execute();
-}
-
 /** False when the tenant has no such client. */
 export async function deleteClient(db: DB, tenantId: string, clientId: string): Promise<boolean> {
   const r = await db.deleteFrom('clients').where('tenant_id', '=', tenantId).where('id', '=', clientId).executeTakeFirst();

@@ -7,7 +7,7 @@ import { AppError, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { writeWithPolicyRef } from '../escalation/escalation-policies.service.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
-import { lockTenant } from '../tenants/tenants.repository.ts';
+import { lockTenant } from '../tenants/tenants.service.ts';
 import * as repo from './clients.repository.ts';
 
 export const clientNotFound = () => notFound(MSG.clientNotFound);
@@ -59,3 +59,7 @@ export async function deleteClient(db: DB, ctx: TenantContext, clientId: string)
   authorize(ctx, 'manageClients', CLIENT_MSG.deleteForbidden);
   if (!(await repo.deleteClient(db, ctx.tenant.id, clientId))) throw clientNotFound();
 }
+
+// Other modules' way to clients: integrations and the profile page check the clients they name, ingestion resolves
+// the client an event names, platform analytics counts them.
+export { existingClientIds, findClientIdByRef, unsafeCountAllClients } from './clients.repository.ts';

@@ -1,5 +1,6 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import type { EscalationPolicy, EscalationPolicyInput, EscalationTimes, LaterLevel, Level1 } from '../../../contract/escalation.ts';
+import { chunks } from '../../db/bulk-insert.ts';
 import type { DB } from '../../db/database.ts';
 import { parseJson } from '../../db/database.ts';
 import type { EscalationPoliciesTable } from '../../db/schema.ts';
@@ -64,6 +65,19 @@ export async function listPolicies(db: DB, tenantId: string): Promise<PolicyRow[
     .execute();
 }
 
+/**
+ * Policies by id whatever their tenant, one query per 500 ids (deliberately across tenants: the escalation engine
+ * steps alerts of every tenant in one batch; the caller checks each row's tenant against its alert's).
+ */
+export async function unsafeFindPoliciesByIds(db: DB, ids: string[]): Promise<Map<string, PolicyRow>> {
+  const out = new Map<string, PolicyRow>();
+  for (const part of chunks([...new Set(ids)])) {
+    const rows = await db.selectFrom('escalation_policies').selectAll().where('id', 'in', part).execute();
+    for (const row of rows) out.set(row.id, row);
+  }
+  return out;
+}
+
 export async function findPolicy(db: DB, tenantId: string, policyId: string): Promise<PolicyRow | undefined> {
   return db.selectFrom('escalation_policies').selectAll().where('tenant_id', '=', tenantId).where('id', '=', policyId).executeTakeFirst();
 }
@@ -88,6 +102,15 @@ export async function clearDefault(db: DB, tenantId: string, at: string): Promis
   await db.updateTable('escalation_policies').set({ is_default: 0, updated_at: at }).where('tenant_id', '=', tenantId).where('is_default', '=', 1).execute();
 }
 
+/**
+ * Takes a policy off every integration and client of the tenant that named it (in the transaction deleting it): the
+ * references live on their rows, the rule that a deleted policy leaves them is this module's.
+ */
+export async function clearPolicyReferences(trx: DB, tenantId: string, policyId: string): Promise<void> {
+  await trx.updateTable('integrations').set({ escalation_policy_id: null }).where('tenant_id', '=', tenantId).where('escalation_policy_id', '=', policyId).execute();
+  await trx.updateTable('clients').set({ escalation_policy_id: null }).where('tenant_id', '=', tenantId).where('escalation_policy_id', '=', policyId).execute();
+}
+
 /** False when the tenant has no such policy. */
 export async function deletePolicy(db: DB, tenantId: string, policyId: string): Promise<boolean> {
   const r = await db.deleteFrom('escalation_policies').where('tenant_id', '=', tenantId).where('id', '=', policyId).executeTakeFirst();
@@ -105,6 +128,14 @@ export async function memberUserIds(db: DB, tenantId: string, userIds: string[])
     .where('user_id', 'in', userIds)
     .execute();
   return new Set(rows.map((r) => r.user_id).filter((id): id is string => !!id));
+}
+
+/** True when every id is an on-call schedule of the tenant (what a policy's levels may name). */
+export async function schedulesExist(db: DB, tenantId: string, ids: string[]): Promise<boolean> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return true;
+  const rows = await db.selectFrom('oncall_schedules').select('id').where('tenant_id', '=', tenantId).where('id', 'in', unique).execute();
+  return rows.length === unique.length;
 }
 
 /**

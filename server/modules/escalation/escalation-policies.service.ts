@@ -4,11 +4,8 @@ import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
 import { AppError, badRequest, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
-import { clearClientsEscalationPolicy } from '../clients/clients.repository.ts';
-import { clearIntegrationsEscalationPolicy } from '../integrations/integrations.repository.ts';
-import { schedulesExist } from '../schedules/schedules.repository.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
-import { lockTenant } from '../tenants/tenants.repository.ts';
+import { lockTenant } from '../tenants/tenants.service.ts';
 import * as repo from './escalation-policies.repository.ts';
 
 export const policyNotFound = () => notFound(ESCALATION_MSG.policyNotFound);
@@ -34,7 +31,7 @@ async function checkPeople(db: DB, tenantId: string, input: EscalationPolicyInpu
   }
   for (const level of LEVELS) {
     const ids = input[level].scheduleIds;
-    if (ids.length && !(await schedulesExist(db, tenantId, ids))) fields[`${level}.scheduleIds`] = ESCALATION_MSG.unknownSchedules;
+    if (ids.length && !(await repo.schedulesExist(db, tenantId, ids))) fields[`${level}.scheduleIds`] = ESCALATION_MSG.unknownSchedules;
   }
   const first = Object.values(fields)[0];
   if (first) throw badRequest(first, fields);
@@ -80,8 +77,7 @@ export async function deletePolicy(db: DB, ctx: TenantContext, policyId: string)
   authorize(ctx, 'manageEscalation', ESCALATION_MSG.manageForbidden);
   const tenantId = ctx.tenant.id;
   await db.transaction().execute(async (trx) => {
-    await clearIntegrationsEscalationPolicy(trx, tenantId, policyId);
-    await clearClientsEscalationPolicy(trx, tenantId, policyId);
+    await repo.clearPolicyReferences(trx, tenantId, policyId);
     if (!(await repo.deletePolicy(trx, tenantId, policyId))) throw policyNotFound();
   });
 }
@@ -111,10 +107,22 @@ export async function writeWithPolicyRef<T>(db: DB, tenantId: string, policyId: 
 }
 
 /**
- * Which policy governs an alert (issue 11): the integration's policy if it names one, else the alert's client's
- * policy if it names one, else the tenant's default policy; null when there is none (nobody is paged).
+ * Which policy governs an alert: the integration's policy if it names one, else the alert's client's policy if it
+ * names one, else the tenant's default policy; null when there is none (nobody is paged).
  */
 export async function policyForAlert(db: DB, tenantId: string, alert: { integrationId: string | null; clientId: string | null }): Promise<EscalationPolicy | null> {
   const row = await repo.findPolicyForAlert(db, tenantId, alert);
   return row ? repo.toPolicy(row) : null;
 }
+
+/**
+ * Policies by id whatever their tenant, with the tenant each belongs to (one query per 500 ids): the escalation
+ * engine steps alerts of every tenant in one batch and checks each policy's tenant against its alert's.
+ */
+export async function policiesByIds(db: DB, ids: string[]): Promise<Map<string, { tenantId: string; policy: EscalationPolicy }>> {
+  const rows = await repo.unsafeFindPoliciesByIds(db, ids);
+  return new Map([...rows].map(([id, row]) => [id, { tenantId: row.tenant_id, policy: repo.toPolicy(row) }]));
+}
+
+// A deleted on-call schedule leaves the policies that named it, in the transaction deleting it (schedules.service.ts).
+export { removeScheduleFromPolicies } from './escalation-policies.repository.ts';

@@ -4,7 +4,8 @@ import { MSG } from '../../../contract/messages.ts';
 import { Agent, describeEachDatabase, type TestEnv } from '../../test/test-app.ts';
 import { addMember, insertClient, registerOwner } from '../../test/factories.ts';
 import { expectTimeSince } from '../../test/expect.ts';
-import { policyForAlert, writeWithPolicyRef } from './escalation-policies.service.ts';
+import { schedulesExist } from './escalation-policies.repository.ts';
+import { policiesByIds, policyForAlert, writeWithPolicyRef } from './escalation-policies.service.ts';
 
 const url = (tenantId: string, policyId?: string) => `/api/tenants/${tenantId}/escalationPolicies${policyId ? `/${policyId}` : ''}`;
 
@@ -185,6 +186,16 @@ describeEachDatabase('escalation policies API', (t) => {
       expect(res.data).toEqual(noTenant.data);
     }
     expect((await b.agent.get(url(b.tenantId, bPolicy.id))).data).toEqual(bPolicy);
+  });
+
+  it('checks the schedules a policy names within its own tenant', async () => {
+    const env = t();
+    const a = await registerOwner(env.app, { tenantName: 'Tenant A' });
+    const b = await registerOwner(env.app, { tenantName: 'Tenant B' });
+    const bSchedule = await createSchedule(b.agent, b.tenantId, b.userId);
+    expect(await schedulesExist(env.deps.db, a.tenantId, [bSchedule])).toBe(false);
+    expect(await schedulesExist(env.deps.db, b.tenantId, [bSchedule, bSchedule])).toBe(true);
+    expect(await schedulesExist(env.deps.db, b.tenantId, [])).toBe(true);
   });
 
   describe('validation (spec section 5), on create and update', () => {
@@ -428,6 +439,9 @@ describeEachDatabase('escalation policies API', (t) => {
       expect(await pick(intWith, clientWith)).toBe('Client policy');
       const full = await policyForAlert(db, tenantId, { integrationId: intWith, clientId: clientWith });
       expect(full).toEqual((await owner.agent.get(url(tenantId, viaClient.id))).data);
+      // The engine's batch look-up: policies of any tenant by id, each with its tenant; a deleted or unknown id is absent.
+      const byId = await policiesByIds(db, [viaClient.id, viaIntegration.id, full!.id, 'no-such-policy']);
+      expect([...byId]).toEqual([[viaClient.id, { tenantId, policy: full }]]);
     });
   });
 });

@@ -32,11 +32,6 @@ export async function updateIntegration(
   return Number(r.numUpdatedRows) > 0;
 }
 
-/** Takes a deleted escalation policy off every integration of the tenant that named it. */
-export async function clearIntegrationsEscalationPolicy(db: DB, tenantId: string, policyId: string): Promise<void> {
-  await db.updateTable('integrations').set({ escalation_policy_id: null }).where('tenant_id', '=', tenantId).where('escalation_policy_id', '=', policyId).execute();
-}
-
 /**
  * The integration a key belongs to, across every tenant: the key is the caller's only credential on the ingestion
  * endpoints, so this lookup is deliberately unscoped.

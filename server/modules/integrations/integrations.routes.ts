@@ -7,7 +7,6 @@ import {
   IntegrationList,
   IntegrationParams,
   IntegrationWithKey,
-  TestAlertResponse,
   UpdateIntegrationBody,
 } from '../../../contract/integrations.ts';
 import type { Deps } from '../../deps.ts';
@@ -17,16 +16,18 @@ import {
   listTenantIntegrations,
   revokeIntegration,
   rotateIntegrationKey,
-  sendTestAlert,
 } from './integrations.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
-/** Integration keys of a tenant: owners and admins only (ability manageIntegrations). */
+/**
+ * Integration keys of a tenant: owners and admins only (ability manageIntegrations). Sending a test alert through one
+ * is ingestion's (alerts/ingest/ingest.routes.ts).
+ */
 export function registerIntegrationRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db, bus, config } = deps;
-  const svc = { db, bus, ingest: app.alerts.ingest, publicUrl: () => config.publicUrl };
+  const svc = { db, bus, publicUrl: () => config.publicUrl };
   const base = '/api/tenants/:tenantId/integrations';
 
   r.get(
@@ -63,11 +64,5 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Deps) {
     `${base}/:integrationId/revoke`,
     { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, response: { 200: Integration, ...errors } } },
     async (req) => revokeIntegration(svc, req.tenantContext, req.params.integrationId),
-  );
-
-  r.post(
-    `${base}/:integrationId/test`,
-    { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, response: { 201: TestAlertResponse, ...errors } } },
-    async (req, reply) => reply.code(201).send(await sendTestAlert(svc, req.tenantContext, req.params.integrationId)),
   );
 }

@@ -6,17 +6,14 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
-import type { IngestService } from '../alerts/ingest/ingest.service.ts';
-import { generatedDedupKey } from '../alerts/ingest/ingest.mappers.ts';
 import { newIntegrationKey } from './integration-keys.ts';
-import { existingClientIds } from '../clients/clients.repository.ts';
+import { existingClientIds } from '../clients/clients.service.ts';
 import { writeWithPolicyRef } from '../escalation/escalation-policies.service.ts';
 import { findIntegration, insertIntegration, listIntegrations, updateIntegration, type IntegrationRow } from './integrations.repository.ts';
 
 export interface IntegrationServiceDeps {
   db: DB;
   bus: AlertBus;
-  ingest: IngestService;
   /** Read at each call: the public URL can be settled after start (tests learn their port only once listening). */
   publicUrl: () => string;
 }
@@ -51,6 +48,17 @@ async function checkClient(db: DB, tenantId: string, clientId: string | null | u
 
 async function load(deps: IntegrationServiceDeps, tenantId: string, id: string) {
   const row = await findIntegration(deps.db, tenantId, id);
+  if (!row) throw notFound();
+  return row;
+}
+
+/**
+ * One integration of the caller's tenant, for those who manage integrations (403 otherwise, 404 when missing): what
+ * the test alert (alerts/ingest/test-alert.service.ts) sends through.
+ */
+export async function getManagedIntegration(db: DB, ctx: TenantContext, id: string): Promise<IntegrationRow> {
+  authorize(ctx, 'manageIntegrations');
+  const row = await findIntegration(db, ctx.tenant.id, id);
   if (!row) throw notFound();
   return row;
 }
@@ -122,27 +130,4 @@ export async function revokeIntegration(deps: IntegrationServiceDeps, ctx: Tenan
     deps.bus.invalidateIntegrations([id]);
   }
   return toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl());
-}
-
-/** "Send test alert": an info alert through the same path a monitoring tool's event takes. */
-export async function sendTestAlert(deps: IntegrationServiceDeps, ctx: TenantContext, id: string) {
-  authorize(ctx, 'manageIntegrations');
-  const row = await load(deps, ctx.tenant.id, id);
-  if (row.revoked_at) throw conflict(INTEGRATION_MSG.revoked);
-  const dedupKey = `test-${generatedDedupKey()}`;
-  const outcome = await deps.ingest.process(
-    { id: row.id, tenantId: row.tenant_id, clientId: row.client_id, name: row.name },
-    {
-      action: 'trigger',
-      dedupKey,
-      title: INTEGRATION_MSG.testAlertTitle,
-      description: `Sent by ${ctx.user.display_name} from the Integrations tab to check that "${row.name}" delivers alerts.`,
-      priority: 'info',
-      source: 'Alertdesk',
-      clientRef: null,
-      tags: ['test'],
-      metadata: { sentBy: ctx.user.display_name, integration: row.name },
-    },
-  );
-  return { alertId: outcome.alertId!, dedupKey };
 }

@@ -40,8 +40,11 @@ export async function unsafeFindLiveInvitation(db: DB, tokenHash: string, at: st
     .executeTakeFirst();
 }
 
-/** Spends one link if it is still live; returns its tenant and member, or undefined (already used, expired, unknown). */
-export async function consumeInvitationToken(trx: DB, tokenHash: string, at: string) {
+/**
+ * Spends one link if it is still live, whatever its tenant (the token is what the public link carries); returns its
+ * tenant and member, or undefined (already used, expired, unknown).
+ */
+export async function unsafeConsumeInvitationToken(trx: DB, tokenHash: string, at: string) {
   return trx
     .updateTable('member_invitations')
     .set({ used_at: at })

@@ -12,13 +12,13 @@ import { WindowCounter } from '../../http/rate-limit.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
-import { hashPassword } from '../auth/password.ts';
-import { lockTenant } from '../tenants/tenants.repository.ts';
-import { createUser, findUserByEmail, markEmailVerified } from '../users/users.repository.ts';
+import { hashPassword } from '../../lib/password.ts';
+import { lockTenant } from '../tenants/tenants.service.ts';
+import { createUser, findUserByEmail, markEmailVerified } from '../users/users.service.ts';
 import {
-  consumeInvitationToken,
   insertInvitationToken,
   spendInvitationTokens,
+  unsafeConsumeInvitationToken,
   unsafeFindLiveInvitation,
   unsafeFindPendingInvitationForEmail,
   unsafeListPendingInvitationsForEmail,
@@ -150,7 +150,7 @@ export async function previewInvitation(db: DB, token: string) {
 
 /** Spends the link and makes the invited row a membership of `user`, in the caller's transaction. */
 async function joinWithToken(trx: DB, token: string, user: { id: string; email: string; display_name: string }, at: string) {
-  const spent = await consumeInvitationToken(trx, hashToken(token), at);
+  const spent = await unsafeConsumeInvitationToken(trx, hashToken(token), at);
   if (!spent) throw invalidLink();
   const member = await findMemberWithTenantName(trx, spent.tenant_id, spent.member_id);
   if (!member || member.status !== 'invited') throw invalidLink();

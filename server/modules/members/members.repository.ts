@@ -97,6 +97,14 @@ export async function deleteMember(db: DB, tenantId: string, memberId: string) {
   await db.deleteFrom('tenant_members').where('tenant_id', '=', tenantId).where('id', '=', memberId).execute();
 }
 
+/**
+ * The alert subscriptions (profile page) a removed member had in this tenant: leaving the tenant ends them. Deleted
+ * here, in the removal's transaction, rather than through the profile module, which itself builds on members.
+ */
+export async function deleteMemberAlertSubscriptions(trx: DB, tenantId: string, userId: string) {
+  await trx.deleteFrom('alert_subscriptions').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
+}
+
 /** The member row behind an invitation link, with its tenant's name. */
 export async function findMemberWithTenantName(db: DB, tenantId: string, memberId: string) {
   return db

@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { MeResponse } from '../../../contract/auth.ts';
 import { ErrorBody, Ok, TenantParam } from '../../../contract/common.ts';
 import {
   AcceptInvitationResponse,
@@ -11,7 +10,6 @@ import {
   MemberListQuery,
   MemberParams,
   PendingInvitationParams,
-  RegisterFromInvitationBody,
   ResendResponse,
   TenantDetails,
   TenantMember,
@@ -19,11 +17,7 @@ import {
   TokenParam,
 } from '../../../contract/members.ts';
 import type { Deps } from '../../deps.ts';
-import { unauthorized } from '../../http/errors.ts';
-import { requireUser, setSessionCookie, signedIn } from '../../http/session.ts';
-import { describeMe } from '../auth/auth.service.ts';
-import { createSession } from '../auth/sessions.repository.ts';
-import { findUserById } from '../users/users.repository.ts';
+import { requireUser, signedIn } from '../../http/session.ts';
 import {
   acceptInvitationWithToken,
   acceptPendingInvitation,
@@ -31,14 +25,13 @@ import {
   declinePendingInvitation,
   inviteMember,
   previewInvitation,
-  registerFromInvitation,
   resendInvitation,
 } from './invitations.service.ts';
 import { changeMemberRole, listTenantMembers, removeMember, tenantDetails } from './members.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 
-/** Tenant members and invitations under /api/tenants/:tenantId/members, and the public invitation link (issue 5). */
+/** Tenant members and invitations under /api/tenants/:tenantId/members, and the public invitation link. */
 export function registerMemberRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;
@@ -95,7 +88,8 @@ export function registerMemberRoutes(app: FastifyInstance, deps: Deps) {
     async (req) => resendInvitation(deps, req.log, req.tenantContext, req.params.memberId),
   );
 
-  // The public link: preview, accept (signed in), register (new person), decline.
+  // The public link: preview, accept (signed in), decline; registering a new person from it signs them in, so that
+  // route is auth's (auth.routes.ts).
   r.get('/api/invitations/:token', { schema: { tags: ['invitations'], params: TokenParam, response: { 200: InvitationPreview, ...errors } } }, async (req) =>
     previewInvitation(db, req.params.token),
   );
@@ -104,18 +98,6 @@ export function registerMemberRoutes(app: FastifyInstance, deps: Deps) {
     '/api/invitations/:token/accept',
     { schema: { tags: ['invitations'], params: TokenParam, response: { 200: AcceptInvitationResponse, ...errors } } },
     async (req) => acceptInvitationWithToken(db, req.params.token, requireUser(req)),
-  );
-
-  r.post(
-    '/api/invitations/:token/register',
-    { schema: { tags: ['invitations'], params: TokenParam, body: RegisterFromInvitationBody, response: { 200: AcceptInvitationResponse.extend({ me: MeResponse }), ...errors } } },
-    async (req, reply) => {
-      const joined = await registerFromInvitation(db, req.params.token, req.body);
-      setSessionCookie(req, reply, await createSession(db, joined.userId, { userAgent: req.headers['user-agent'], ip: req.ip }));
-      const user = await findUserById(db, joined.userId);
-      if (!user) throw unauthorized();
-      return { tenantId: joined.tenantId, tenantName: joined.tenantName, me: await describeMe(db, user) };
-    },
   );
 
   r.post('/api/invitations/:token/decline', { schema: { tags: ['invitations'], params: TokenParam, response: { 200: Ok, ...errors } } }, async (req) => {

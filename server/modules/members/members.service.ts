@@ -4,10 +4,9 @@ import type { DB } from '../../db/database.ts';
 import { forbidden, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
-import { findPlan } from '../pricing/pricing-plans.repository.ts';
-import { deleteSubscriptions } from '../profile/profile.repository.ts';
+import { findPlan } from '../pricing/pricing.service.ts';
 import { isOwnerMember, memberAbilities, memberChangeRefusal } from './members.policy.ts';
-import { countSeats, deleteMember, findMember, listMembers, setMemberRole, type MemberRow } from './members.repository.ts';
+import { countSeats, deleteMember, deleteMemberAlertSubscriptions, findMember, listMembers, setMemberRole, type MemberRow } from './members.repository.ts';
 
 /** A member row as Tenant Administration shows it to the caller. */
 export function presentMember(ctx: TenantContext, row: MemberRow): TenantMember {
@@ -77,8 +76,12 @@ export async function removeMember(db: DB, ctx: TenantContext, memberId: string)
   if (refusal) throw forbidden(refusal);
   await db.transaction().execute(async (trx) => {
     await deleteMember(trx, ctx.tenant.id, member.id);
-    if (member.user_id) await deleteSubscriptions(trx, ctx.tenant.id, member.user_id);
+    if (member.user_id) await deleteMemberAlertSubscriptions(trx, ctx.tenant.id, member.user_id);
   });
   return member.user_id ?? null;
 }
 
+// Other modules' way to members: who can be assigned an alert, put on call, paged or asked for an approval (active
+// members with an account, by name; `userIds` narrows it to those of them still active), and the copy of an account's
+// name on its memberships, which a rename updates (the profile page).
+export { listActiveMemberAccounts, unsafeRenameUserMemberships } from './members.repository.ts';

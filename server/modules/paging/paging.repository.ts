@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
 import type { AckTokensTable, AlertEventsTable, AlertsTable, EscalationPoliciesTable } from '../../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
-import { bulkInsert, chunks, isPostgres, type BulkInsert } from '../../db/bulk-insert.ts';
+import { bulkInsert, chunks, isPostgres, readByKeys, type BulkInsert } from '../../db/bulk-insert.ts';
 
 /** What the engine reads of an alert. */
 export type PagedAlert = Pick<
@@ -79,12 +79,7 @@ async function lockDue(trx: DB, dialect: Dialect, column: 'overdue_check_at' | '
 
 /** Alerts by id, for a batch of jobs (one statement per 500); the caller checks each row's tenant against its job's. */
 export async function unsafeFindPagedAlerts(db: DB, alertIds: string[]): Promise<Map<string, PagedAlert>> {
-  const out = new Map<string, PagedAlert>();
-  for (const part of chunks([...new Set(alertIds)])) {
-    const rows = await db.selectFrom('alerts').select(ALERT_COLUMNS).where('id', 'in', part).execute();
-    for (const row of rows) out.set(row.id, row as PagedAlert);
-  }
-  return out;
+  return readByKeys(alertIds, async (part) => (await db.selectFrom('alerts').select(ALERT_COLUMNS).where('id', 'in', part).execute()) as PagedAlert[], (row) => row.id);
 }
 
 export type EscalationValues = {

@@ -6,7 +6,7 @@ import { CreatePricingPlanBody, PricingPlan, PricingPlanList, PricingSettings, P
 import { IdParam } from '../../../contract/common.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../db/database.ts';
-import { superAdminOnly } from '../system/system.policy.ts';
+import { isSuperAdmin, superAdminOnly } from '../users/users.policy.ts';
 import { listPlans } from './pricing-plans.repository.ts';
 import { getPricingSettings, savePricingSettings } from './pricing-settings.repository.ts';
 import { createPlan, deletePlan, updatePlan } from './pricing.service.ts';
@@ -20,13 +20,13 @@ export function registerPricingRoutes(app: FastifyInstance, deps: Deps) {
 
   // Public plans for everybody (ordered by sortOrder), all of them for super admins.
   r.get('/api/pricingPlans', { schema: { tags: ['pricing'], response: { 200: PricingPlanList } } }, async (req) => ({
-    items: await listPlans(db, { includePrivate: req.sessionUser?.role === 'superAdmin' }),
+    items: await listPlans(db, { includePrivate: isSuperAdmin(req.sessionUser) }),
   }));
 
   r.post(
     '/api/pricingPlans',
     {
-      onRequest: superAdminOnly(db, MSG.onlySuperAdminsModifyPlans),
+      onRequest: superAdminOnly(MSG.onlySuperAdminsModifyPlans),
       schema: { tags: ['pricing'], body: CreatePricingPlanBody, response: { 201: PricingPlan, ...errors } },
     },
     async (req, reply) => reply.code(201).send(await createPlan(db, req.body)),
@@ -35,7 +35,7 @@ export function registerPricingRoutes(app: FastifyInstance, deps: Deps) {
   r.put(
     '/api/pricingPlans/:id',
     {
-      onRequest: superAdminOnly(db, MSG.onlySuperAdminsModifyPlans),
+      onRequest: superAdminOnly(MSG.onlySuperAdminsModifyPlans),
       schema: { tags: ['pricing'], params: IdParam, body: UpdatePricingPlanBody, response: { 200: PricingPlan, ...errors } },
     },
     async (req) => updatePlan(db, req.params.id, req.body),
@@ -44,7 +44,7 @@ export function registerPricingRoutes(app: FastifyInstance, deps: Deps) {
   r.delete(
     '/api/pricingPlans/:id',
     {
-      onRequest: superAdminOnly(db, MSG.onlySuperAdminsDeletePlans),
+      onRequest: superAdminOnly(MSG.onlySuperAdminsDeletePlans),
       schema: { tags: ['pricing'], params: IdParam, response: { 200: Ok, ...errors } },
     },
     async (req) => {
@@ -59,7 +59,7 @@ export function registerPricingRoutes(app: FastifyInstance, deps: Deps) {
   r.put(
     '/api/settings/pricing',
     {
-      onRequest: superAdminOnly(db, MSG.onlySuperAdminsPricingSettings),
+      onRequest: superAdminOnly(MSG.onlySuperAdminsPricingSettings),
       schema: { tags: ['pricing'], body: PricingSettingsBody, response: { 200: PricingSettings, ...errors } },
     },
     async (req) => {

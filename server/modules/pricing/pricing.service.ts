@@ -80,3 +80,7 @@ export async function deletePlan(db: DB, id: string) {
     await deletePlanRow(trx, id);
   });
 }
+
+// Other modules' way to plans: registration and administration read a plan, tenants take its preset, app.ts seeds
+// the defaults at start.
+export { findPlan, includedFeatureIds, seedDefaultPlans, type Plan } from './pricing-plans.repository.ts';

@@ -18,7 +18,7 @@ import { changePassword, describeUserTokens, getNotificationPreferences, removeP
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
 
-/** Profile, password change, notification preferences and push tokens of the signed-in user (issue 5). */
+/** Profile, password change, notification preferences and push tokens of the signed-in user. */
 export function registerProfileRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db } = deps;

@@ -4,7 +4,6 @@ import type { DB } from '../../db/database.ts';
 import { parseJson } from '../../db/database.ts';
 import type { CalendarFeedsTable, OncallOverridesTable, OncallSchedulesTable } from '../../db/schema.ts';
 import type { OverrideSpec, ScheduleSpec } from './oncall.ts';
-import { listActiveMemberAccounts } from '../members/members.repository.ts';
 
 /** The columns a person edits. */
 export function scheduleColumns(input: ScheduleInput) {
@@ -78,14 +77,6 @@ export async function listSchedules(db: DB, tenantId: string): Promise<OncallSch
 
 export async function findSchedule(db: DB, tenantId: string, id: string): Promise<OncallSchedulesTable | undefined> {
   return db.selectFrom('oncall_schedules').selectAll().where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
-}
-
-/** True when every id is a schedule of that tenant (the escalation engine checks a policy's schedules with it). */
-export async function schedulesExist(db: DB, tenantId: string, ids: string[]): Promise<boolean> {
-  const unique = [...new Set(ids)];
-  if (unique.length === 0) return true;
-  const rows = await db.selectFrom('oncall_schedules').select('id').where('tenant_id', '=', tenantId).where('id', 'in', unique).execute();
-  return rows.length === unique.length;
 }
 
 export async function insertSchedule(db: DB, row: Insertable<OncallSchedulesTable>): Promise<void> {
@@ -194,9 +185,6 @@ export async function deleteOverride(db: DB, tenantId: string, scheduleId: strin
   const r = await db.deleteFrom('oncall_overrides').where('tenant_id', '=', tenantId).where('schedule_id', '=', scheduleId).where('id', '=', id).executeTakeFirst();
   return Number(r.numDeletedRows) > 0;
 }
-
-/** Active members of the tenant with an account: who can be put on call. */
-export const listOnCallMembers = (db: DB, tenantId: string) => listActiveMemberAccounts(db, tenantId);
 
 /** Which of the given user ids are active members of the tenant. */
 export async function activeMemberIds(db: DB, tenantId: string, userIds: string[]): Promise<Set<string>> {

@@ -47,8 +47,8 @@ const scoped = { onRequest: signedIn, config: { tenantScoped: true } } as const;
 const atOf = (q: { at?: string; from?: string }) => new Date(q.at ?? q.from ?? Date.now());
 
 /**
- * On-call schedules under /api/tenants/:tenantId/onCallSchedules (issue 12): every member reads, owners and admins
- * write; overrides also by the person replaced. Who is on call, the 14-day timeline, "My on-call" with its secret
+ * On-call schedules under /api/tenants/:tenantId/onCallSchedules: every member reads, owners and admins write;
+ * overrides also by the person replaced. Who is on call, the 14-day timeline, "My on-call" with its secret
  * calendar feed. A schedule of another tenant answers 404 exactly like a missing one.
  */
 export function registerScheduleRoutes(app: FastifyInstance, deps: Deps) {

@@ -17,11 +17,12 @@ import { AppError, forbidden, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
-import { findTenantForUser, lockTenant } from '../tenants/tenants.repository.ts';
+import { findTenantForUser, lockTenant } from '../tenants/tenants.service.ts';
 import { nextHandover, onCallAt, pieces, timeline, type OverrideSpec } from './oncall.ts';
 import * as repo from './schedules.repository.ts';
 import { canCreateOverride, canDeleteOverride } from './schedules.policy.ts';
-import { removeScheduleFromPolicies } from '../escalation/escalation-policies.repository.ts';
+import { removeScheduleFromPolicies } from '../escalation/escalation-policies.service.ts';
+import { listActiveMemberAccounts } from '../members/members.service.ts';
 
 const DAY_MS = 86_400_000;
 /** How far ahead "next handover" looks: a week of rotation and a day more. */
@@ -120,6 +121,40 @@ export async function whoIsOnCall(
   // Someone who has left the tenant is never paged: their slot answers null until the schedule is edited.
   const member = (id: string | null) => (id && inputs.members.has(id) ? id : null);
   return { primary: member(r.primary), secondary: member(r.secondary), shiftEndsAt: r.endsAt === null ? null : iso(r.endsAt) };
+}
+
+export interface UpcomingHandover {
+  tenantId: string;
+  scheduleId: string;
+  scheduleName: string;
+  /** When the new primary takes over (epoch milliseconds). */
+  at: number;
+  primary: string;
+}
+
+/**
+ * The next change of primary within `horizonMs` of `at` on every current schedule of every tenant, overrides applied
+ * (deliberately across tenants: the handover notifier's sweep). Who takes over is as planned; whether they are still
+ * a member is for the moment itself (whoIsOnCall).
+ */
+export async function upcomingHandovers(db: DB, at: Date, horizonMs: number): Promise<UpcomingHandover[]> {
+  const t = at.getTime();
+  const schedules = await repo.unsafeListCurrentSchedules(db, iso(t - DAY_MS).slice(0, 10));
+  const byTenant = new Map<string, typeof schedules>();
+  for (const s of schedules) {
+    const list = byTenant.get(s.tenant_id);
+    if (list) list.push(s);
+    else byTenant.set(s.tenant_id, [s]);
+  }
+  const out: UpcomingHandover[] = [];
+  for (const [tenantId, list] of byTenant) {
+    const overrides = await repo.listOverrides(db, tenantId, list.map((s) => s.id), { from: iso(t), to: iso(t + horizonMs) });
+    for (const s of list) {
+      const next = nextHandover(repo.toScheduleSpec(s), overrides.filter((o) => o.schedule_id === s.id).map(repo.toOverrideSpec), t, horizonMs);
+      if (next?.primary) out.push({ tenantId, scheduleId: s.id, scheduleName: s.name, at: next.at, primary: next.primary });
+    }
+  }
+  return out;
 }
 
 function describeOnCall(row: Parameters<typeof repo.toScheduleSpec>[0], overrides: OverrideSpec[], t: number): OnCallNow {
@@ -232,8 +267,9 @@ export async function deleteOverride(db: DB, ctx: TenantContext, id: string, ove
   await repo.deleteOverride(db, ctx.tenant.id, id, overrideId);
 }
 
+/** Active members of the tenant with an account: who can be put on call. */
 export async function listMembersForOnCall(db: DB, ctx: TenantContext) {
-  const rows = await repo.listOnCallMembers(db, ctx.tenant.id);
+  const rows = await listActiveMemberAccounts(db, ctx.tenant.id);
   return { items: rows.map((u) => ({ userId: u.id, displayName: u.display_name || u.email, email: u.email })) };
 }
 

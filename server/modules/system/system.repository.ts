@@ -80,5 +80,3 @@ export async function unsafeListAllUsers(db: DB, opts: { page: number; pageSize:
     })),
   };
 }
-
-export type AdminUserRow = Awaited<ReturnType<typeof unsafeListAllUsers>>['items'][number];

@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody, Ok, TenantParam } from '../../../contract/common.ts';
 import {
@@ -15,10 +15,12 @@ import {
   UpdateUserBody,
   UserIdParam,
 } from '../../../contract/system.ts';
+import type { DB } from '../../db/database.ts';
 import type { Deps } from '../../deps.ts';
-import { notFound } from '../../http/errors.ts';
+import { forbidden, notFound } from '../../http/errors.ts';
 import { requireUser } from '../../http/session.ts';
-import { superAdminOnly } from './system.policy.ts';
+import { loadTenantContext } from '../tenants/tenants.service.ts';
+import { isSuperAdmin, superAdminOnly } from '../users/users.policy.ts';
 import { unsafeListAllTenants, unsafeListAllUsers } from './system.repository.ts';
 import {
   createTenantAsAdmin,
@@ -32,13 +34,26 @@ import {
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
+/**
+ * superAdminOnly for a route naming a tenant in `:tenantId`: a tenant the caller is not a member of answers 404 like
+ * a missing one (house rule); its members get 403.
+ */
+function superAdminOnlyForTenant(db: DB, message: string) {
+  return async (req: FastifyRequest) => {
+    const user = requireUser(req);
+    if (isSuperAdmin(user)) return;
+    const { tenantId } = req.params as { tenantId?: string };
+    if (tenantId && !(await loadTenantContext(db, user, tenantId))) throw notFound();
+    throw forbidden(message);
+  };
+}
+
 /** Platform administration for super admins: every tenant, every user, platform analytics (spec section 2). */
 export function registerSystemRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db, dialect } = deps;
-  const onlySuperAdmins = superAdminOnly(db, SYSTEM_MSG.onlySuperAdmins);
-  // A tenant a non-admin is not a member of answers 404 like a missing one; its own members get 403.
-  const onlySuperAdminsForTenant = superAdminOnly(db, SYSTEM_MSG.onlySuperAdmins, { tenantParam: 'tenantId' });
+  const onlySuperAdmins = superAdminOnly(SYSTEM_MSG.onlySuperAdmins);
+  const onlySuperAdminsForTenant = superAdminOnlyForTenant(db, SYSTEM_MSG.onlySuperAdmins);
 
   const findAdminTenant = async (tenantId: string) => {
     const { items } = await unsafeListAllTenants(db, { page: 1, pageSize: 1, byId: tenantId });

@@ -5,9 +5,9 @@ import { ANALYTICS_DAYS, ANALYTICS_PRIORITIES, SYSTEM_MSG, type PlatformAnalytic
 import type { Deps } from '../../deps.ts';
 import { AppError, badRequest, conflict, forbidden, notFound } from '../../http/errors.ts';
 import { sendSetPasswordEmail } from '../auth/password-reset.service.ts';
-import { findPlan } from '../pricing/pricing-plans.repository.ts';
-import { unsafeCountAlertsByPriority, unsafeCountAlertsPerDay } from '../alerts/alerts.repository.ts';
-import { unsafeCountAllClients } from '../clients/clients.repository.ts';
+import { findPlan } from '../pricing/pricing.service.ts';
+import { unsafeCountAlertsByPriority, unsafeCountAlertsPerDay } from '../alerts/alerts.service.ts';
+import { unsafeCountAllClients } from '../clients/clients.service.ts';
 import {
   createTenantWithOwner,
   deleteTenant,
@@ -17,8 +17,8 @@ import {
   unsafeCountTenants,
   unsafeCountTenantsByPlan,
   updateTenant,
-} from '../tenants/tenants.repository.ts';
-import { createUser, defaultDisplayName, deleteUser, findUserByEmail, findUserById, lockSuperAdmins, setUserRole, unsafeCountUsers } from '../users/users.repository.ts';
+} from '../tenants/tenants.service.ts';
+import { createUser, defaultDisplayName, deleteUser, findUserByEmail, findUserById, lockSuperAdmins, setUserRole, unsafeCountUsers } from '../users/users.service.ts';
 import { adminChangeRefusal } from './system.policy.ts';
 
 async function existingPlan(db: DB, planId: string) {

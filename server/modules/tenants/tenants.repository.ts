@@ -1,32 +1,12 @@
-import { randomUUID } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
-import { parseJson } from '../../db/database.ts';
-import type { TenantsTable } from '../../db/schema.ts';
-import { insertMember } from '../members/members.repository.ts';
-import { includedFeatureIds, type Plan } from '../pricing/pricing-plans.repository.ts';
-
-export function toTenant(row: TenantsTable) {
-  return {
-    id: row.id,
-    name: row.name,
-    ownerId: row.owner_id,
-    plan: row.plan,
-    maxUsers: row.max_users,
-    maxClients: row.max_clients,
-    features: parseJson<string[]>(row.features, []),
-    customDomain: row.custom_domain,
-    logoUrl: row.logo_url,
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
-  };
-}
+import type { TenantMembersTable, TenantsTable } from '../../db/schema.ts';
 
 export async function findTenant(db: DB, tenantId: string) {
   return db.selectFrom('tenants').selectAll().where('id', '=', tenantId).executeTakeFirst();
 }
 
-/** Active memberships of a user, with the tenant row. */
-export async function listUserTenants(db: DB, userId: string) {
+/** Active memberships of a user in every tenant, with the tenant row (deliberately across tenants: the user's own tenant list). */
+export async function unsafeListUserTenants(db: DB, userId: string) {
   return db
     .selectFrom('tenant_members')
     .innerJoin('tenants', 'tenants.id', 'tenant_members.tenant_id')
@@ -53,53 +33,13 @@ export async function findTenantForUser(db: DB, tenantId: string, userId: string
   return { tenant, memberRole: member_role };
 }
 
-/** Limits and features of a plan's preset, as tenant columns (spec section 4, Plan change). */
-export const planPresetColumns = (plan: Plan) => ({
-  plan: plan.id,
-  max_users: plan.maxUsers,
-  max_clients: plan.maxClients,
-  features: JSON.stringify(includedFeatureIds(plan)),
-});
+export async function insertTenant(trx: DB, row: TenantsTable) {
+  await trx.insertInto('tenants').values(row).execute();
+}
 
-/**
- * A tenant on its plan's preset and, when it has an owner, the owner's active membership, inside the caller's
- * transaction. Without an owner the tenant gets the spec's empty ownerId (a tenant created by a super admin).
- */
-export async function createTenantWithOwner(
-  trx: DB,
-  input: { name: string; plan: Plan; owner: { id: string; email: string; displayName: string } | null },
-  at: string,
-): Promise<string> {
-  const tenantId = randomUUID();
-  const { owner } = input;
-  await trx
-    .insertInto('tenants')
-    .values({
-      id: tenantId,
-      name: input.name,
-      owner_id: owner?.id ?? '',
-      ...planPresetColumns(input.plan),
-      custom_domain: null,
-      logo_url: null,
-      created_at: at,
-      updated_at: at,
-    })
-    .execute();
-  if (owner) {
-    await insertMember(trx, {
-      id: randomUUID(),
-      tenant_id: tenantId,
-      user_id: owner.id,
-      email: owner.email,
-      display_name: owner.displayName,
-      role: 'owner',
-      status: 'active',
-      joined_at: at,
-      invited_by: null,
-      created_at: at,
-    });
-  }
-  return tenantId;
+/** The owner's membership of a new tenant (tenants.service.ts: createTenantWithOwner). */
+export async function insertOwnerMembership(trx: DB, row: TenantMembersTable) {
+  await trx.insertInto('tenant_members').values(row).execute();
 }
 
 /**
@@ -117,7 +57,7 @@ export async function lockTenant(trx: DB, tenantId: string) {
 }
 
 /** Renames a tenant and, with a plan preset, moves it to that plan's limits and features. */
-export async function updateTenant(db: DB, tenantId: string, set: { name: string } & Partial<ReturnType<typeof planPresetColumns>>, at: string) {
+export async function updateTenant(db: DB, tenantId: string, set: { name: string } & Partial<Pick<TenantsTable, 'plan' | 'max_users' | 'max_clients' | 'features'>>, at: string) {
   await db
     .updateTable('tenants')
     .set({ ...set, updated_at: at })

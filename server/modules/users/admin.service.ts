@@ -1,6 +1,6 @@
 import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
-import { hashPassword } from '../auth/password.ts';
+import { hashPassword } from '../../lib/password.ts';
 import { createUser, findUserByEmail, hasSuperAdmin, promoteToSuperAdmin } from './users.repository.ts';
 
 /** Creates the account as super admin, or promotes it and sets its password when it exists. */

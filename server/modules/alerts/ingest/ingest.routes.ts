@@ -8,9 +8,11 @@ import {
   GenericAccepted,
   GenericEvent,
   INTEGRATION_MSG,
+  IntegrationParams,
   PagerDutyAccepted,
   PagerDutyError,
   PagerDutyEvent,
+  TestAlertResponse,
 } from '../../../../contract/integrations.ts';
 import type { Deps } from '../../../deps.ts';
 import { AppError, badRequest, serviceUnavailable, tooMany } from '../../../http/errors.ts';
@@ -18,6 +20,7 @@ import { isDatabaseUnavailable } from '../../../db/database.ts';
 import type { IntegrationAuth } from '../../integrations/integration-keys.ts';
 import { fromAlertmanager, fromGeneric, fromPagerDuty } from './ingest.mappers.ts';
 import { EventBudget } from './event-budget.ts';
+import { sendTestAlert } from './test-alert.service.ts';
 
 type Issue = { instancePath?: string; message?: string };
 
@@ -42,7 +45,8 @@ const unauthorizedKey = () => new AppError(401, 'invalid_key', INTEGRATION_MSG.i
 
 /**
  * The three ingestion endpoints. They authenticate by integration key (never by cookie, so CSRF does not apply),
- * answer 202 only once the event is stored, and check in this order: key (401), rate (429), payload (400).
+ * answer 202 only once the event is stored, and check in this order: key (401), rate (429), payload (400). Then the
+ * Integrations tab's test alert, a signed-in tenant route that ingests through one of the tenant's integrations.
  */
 export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
   const { ingest: cfg } = deps.config;
@@ -172,4 +176,11 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
   };
   r.post('/api/ingest/events', { ...ingestion, bodyLimit: cfg.maxEventBytes, schema: genericSchema }, generic);
   r.post('/api/ingest/events/:key', { ...ingestion, bodyLimit: cfg.maxEventBytes, schema: { ...genericSchema, params: keyParams } }, generic);
+
+  const testErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
+  r.post(
+    '/api/tenants/:tenantId/integrations/:integrationId/test',
+    { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, response: { 201: TestAlertResponse, ...testErrors } } },
+    async (req, reply) => reply.code(201).send(await sendTestAlert(deps.db, ingest, req.tenantContext, req.params.integrationId)),
+  );
 }

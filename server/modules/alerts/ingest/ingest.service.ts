@@ -7,8 +7,9 @@ import type { IngestResult } from '../../../../contract/integrations.ts';
 import type { AlertChange } from '../../../../contract/alerts.ts';
 import type { AlertBus } from '../../../events/alert-bus.ts';
 import type { IntegrationAuth } from '../../integrations/integration-keys.ts';
-import { findClientIdByRef } from '../../clients/clients.repository.ts';
-import { alertUpsert, applyIntegrationTransition, insertEvent, type AlertUpsert, type UpsertedAlert } from '../alerts.repository.ts';
+import { findClientIdByRef } from '../../clients/clients.service.ts';
+import { insertEvent } from '../alerts.repository.ts';
+import { alertUpsert, applyIntegrationTransition, type AlertUpsert, type UpsertedAlert } from './ingest.repository.ts';
 import { clip, type NormalizedEvent } from './ingest.mappers.ts';
 import { cancelAlertJobs } from '../../../jobs/jobs.repository.ts';
 
@@ -43,7 +44,7 @@ class TriggerWriter {
   private queue: Pending[] = [];
   private inflight = 0;
   private scheduled = false;
-  /** The batched upsert's statement, compiled once per batch size (alerts.repository). */
+  /** The batched upsert's statement, compiled once per batch size (ingest.repository.ts). */
   readonly upsert: AlertUpsert;
 
   constructor(

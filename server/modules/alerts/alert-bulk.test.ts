@@ -1,0 +1,199 @@
+import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { Agent, describeEachDatabase } from '../../test/test-app.ts';
+import { addMember, registerOwner } from '../../test/factories.ts';
+import { createIntegration, ingest, openEventStream } from '../../test/alerts.ts';
+import { enqueueJobs, listAlertJobs } from '../../jobs/jobs.repository.ts';
+
+describeEachDatabase('alerts: bulk actions', (t) => {
+  beforeAll(async () => {
+    await t().app.listen({ port: 0, host: '127.0.0.1' });
+  });
+
+  /** A tenant with an owner, a plain member, an integration and helpers to raise alerts through it. */
+  const tenant = async () => {
+    const owner = await registerOwner(t().app, { name: 'Olivia Owner' });
+    const integration = await createIntegration(owner.agent, owner.tenantId);
+    const base = `/api/tenants/${owner.tenantId}/alerts`;
+    const raise = async (dedupKey: string, severity = 'critical', summary = `Alert ${dedupKey}`) => {
+      const res = await ingest(t().app, '/api/ingest/events', { title: summary, dedupKey, priority: severity }, { authorization: `Bearer ${integration.key}` });
+      if (res.statusCode !== 202) throw new Error(res.body);
+      return res.data.alertId as string;
+    };
+    return { owner, integration, base, raise };
+  };
+
+  describe('bulk actions', () => {
+    const CHANGED = 'This alert has changed meanwhile and no longer allows this action. Its current state is shown.';
+    const timeline = async (agent: Agent, base: string, id: string) =>
+      ((await agent.get(`${base}/${id}`)).data.timeline as any[]).map((e) => [e.kind, e.actorType, e.actorId, e.actorName]);
+
+    it('acknowledges each alert as its single action would; one resolved meanwhile is refused with 409 and left as it is', async () => {
+      const { owner, base, raise } = await tenant();
+      const member = await addMember(t().deps, t().app, owner.tenantId, 'user');
+      const memberName = (await member.agent.get('/api/me')).data.user.displayName;
+      const first = await raise('bulk-1');
+      const second = await raise('bulk-2');
+      // Meanwhile, a colleague acknowledges and resolves the second one.
+      await owner.agent.post(`${base}/${second}/acknowledge`);
+      await owner.agent.post(`${base}/${second}/resolve`);
+      const before = (await owner.agent.get(`${base}/${second}`)).data;
+      // Pending escalation steps of the first alert (as the engine schedules them) go with its acknowledgement.
+      await enqueueJobs(t().deps.db, [{ kind: 'escalation.step', uniqueKey: `step:${first}`, dueAt: new Date(Date.now() + 60_000), payload: {}, tenantId: owner.tenantId, alertId: first }], new Date());
+      const stream = await openEventStream(t().app, `/api/tenants/${owner.tenantId}/events`, owner.agent.cookie);
+      try {
+        // A plain member may: every member may act on the tenant's alerts, one at a time or several.
+        const res = await member.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: [first, second] });
+        expect(res.statusCode).toBe(200);
+        expect(res.data).toMatchObject({ succeeded: 1, failed: 1 });
+        expect(res.data.results.map((r: any) => r.id)).toEqual([first, second]);
+        expect(res.data.results[0]).toMatchObject({ id: first, ok: true, alert: { id: first, status: 'acknowledged', acknowledgedBy: member.userId, actions: ['startWork', 'resolve', 'assign', 'addNote'] } });
+        expect(res.data.results[0].error).toBeUndefined();
+        expect(res.data.results[1]).toEqual({ id: second, ok: false, error: { status: 409, code: 'conflict', message: CHANGED } });
+
+        const changed = await stream.waitFor((e) => e.event === 'alert' && e.data.id === first && e.data.kind === 'updated');
+        expect(changed.data.status).toBe('acknowledged');
+      } finally {
+        stream.close();
+      }
+      expect(await listAlertJobs(t().deps.db, owner.tenantId, first)).toEqual([]);
+      const firstDetail = (await owner.agent.get(`${base}/${first}`)).data;
+      expect(firstDetail.acknowledgedByName).toBe(memberName);
+      expect(await timeline(owner.agent, base, first)).toEqual([
+        ['triggered', 'integration', expect.any(String), 'Prometheus'],
+        ['acknowledged', 'user', member.userId, memberName],
+      ]);
+      // The refused one is exactly as it was: no change, no timeline entry.
+      expect((await owner.agent.get(`${base}/${second}`)).data).toEqual(before);
+    });
+
+    it('reports another tenant’s alert and a missing one as not found, and still changes the tenant’s own', async () => {
+      const a = await tenant();
+      const b = await tenant();
+      const own = await a.raise('own');
+      const foreign = await b.raise('foreign');
+      const acked = await a.owner.agent.post(`${a.base}/bulk`, { action: 'acknowledge', alertIds: [foreign, own, 'missing-id', own] });
+      expect(acked.statusCode).toBe(200);
+      // In the given order, the repeated id once.
+      expect(acked.data.results.map((r: any) => [r.id, r.ok, r.error?.status])).toEqual([
+        [foreign, false, 404],
+        [own, true, undefined],
+        ['missing-id', false, 404],
+      ]);
+      expect(acked.data.results[0].error).toEqual({ status: 404, code: 'not_found', message: 'Alert not found' });
+      expect(acked.data).toMatchObject({ succeeded: 1, failed: 2 });
+      expect((await b.owner.agent.get(`${b.base}/${foreign}`)).data.alert.status).toBe('new');
+      expect((await a.owner.agent.get(`${a.base}/${own}`)).data.alert.status).toBe('acknowledged');
+
+      const resolved = await a.owner.agent.post(`${a.base}/bulk`, { action: 'resolve', alertIds: [own, foreign] });
+      expect(resolved.data.results.map((r: any) => [r.ok, r.alert?.status ?? r.error.status])).toEqual([
+        [true, 'resolved'],
+        [false, 404],
+      ]);
+      expect(resolved.data.results[0].alert).toMatchObject({ resolvedBy: a.owner.userId, actions: ['close', 'addNote'] });
+      expect((await timeline(a.owner.agent, a.base, own)).slice(1)).toEqual([
+        ['acknowledged', 'user', a.owner.userId, 'Olivia Owner'],
+        ['resolved', 'user', a.owner.userId, 'Olivia Owner'],
+      ]);
+      expect((await b.owner.agent.get(`${b.base}/${foreign}`)).data.alert.status).toBe('new');
+      // The other tenant's alerts, through the other tenant's URL, are not the caller's: the whole request is 404.
+      const theirUrl = await a.owner.agent.post(`${b.base}/bulk`, { action: 'acknowledge', alertIds: [foreign] });
+      expect(theirUrl.statusCode).toBe(404);
+      expect((await new Agent(t().app).post(`${a.base}/bulk`, { action: 'acknowledge', alertIds: [own] })).statusCode).toBe(401);
+    });
+
+    it('resolves only what may be resolved: a new alert answers 409', async () => {
+      const { owner, base, raise } = await tenant();
+      const acked = await raise('r-acked');
+      const started = await raise('r-started');
+      const fresh = await raise('r-new');
+      await owner.agent.post(`${base}/${acked}/acknowledge`);
+      await owner.agent.post(`${base}/${started}/acknowledge`);
+      await owner.agent.post(`${base}/${started}/start`);
+      const res = await owner.agent.post(`${base}/bulk`, { action: 'resolve', alertIds: [acked, started, fresh] });
+      expect(res.data.results.map((r: any) => (r.ok ? r.alert.status : r.error.status))).toEqual(['resolved', 'resolved', 409]);
+      expect(res.data).toMatchObject({ succeeded: 2, failed: 1 });
+      expect((await owner.agent.get(`${base}/${fresh}`)).data.alert.status).toBe('new');
+    });
+
+    it('assigns several alerts to a member, and refuses a non-member for each alert with 400', async () => {
+      const { owner, base, raise } = await tenant();
+      const member = await addMember(t().deps, t().app, owner.tenantId, 'user');
+      const memberName = (await member.agent.get('/api/me')).data.user.displayName;
+      const outsider = await registerOwner(t().app);
+      const one = await raise('as-1');
+      const two = await raise('as-2');
+      const done = await raise('as-done');
+      await owner.agent.post(`${base}/${done}/acknowledge`);
+      await owner.agent.post(`${base}/${done}/resolve`);
+
+      const refused = await owner.agent.post(`${base}/bulk`, { action: 'assign', alertIds: [one, two], userId: outsider.userId });
+      expect(refused.statusCode).toBe(200);
+      expect(refused.data).toEqual({
+        results: [one, two].map((id) => ({ id, ok: false, error: { status: 400, code: 'bad_request', message: 'This person is not a member of this organization' } })),
+        succeeded: 0,
+        failed: 2,
+      });
+      for (const id of [one, two]) expect((await owner.agent.get(`${base}/${id}`)).data.alert.assignedTo).toBeNull();
+
+      const res = await member.agent.post(`${base}/bulk`, { action: 'assign', alertIds: [one, two, done], userId: ` ${member.userId} ` });
+      expect(res.data.results.map((r: any) => (r.ok ? r.alert.assigneeName : r.error.status))).toEqual([memberName, memberName, 409]);
+      expect(res.data.results[0].alert).toMatchObject({ assignedTo: member.userId, status: 'new' });
+      const entry = ((await owner.agent.get(`${base}/${two}`)).data.timeline as any[]).find((e) => e.kind === 'assigned');
+      expect(entry).toMatchObject({ actorType: 'user', actorId: member.userId, actorName: memberName, detail: { assigneeId: member.userId, assigneeName: memberName } });
+      // An assignment is not an acknowledgement: the alert stays new and nobody acknowledged it.
+      expect((await owner.agent.get(`${base}/${two}`)).data.alert).toMatchObject({ status: 'new', acknowledgedBy: null });
+    });
+
+    it('validates the body with the field messages', async () => {
+      const { owner, base, raise } = await tenant();
+      const id = await raise('v');
+      const cases: Array<[unknown, string, string]> = [
+        [{ action: 'acknowledge', alertIds: [] }, 'alertIds', 'Choose at least one alert'],
+        [{ action: 'acknowledge' }, 'alertIds', 'Choose at least one alert'],
+        [{ action: 'acknowledge', alertIds: Array.from({ length: 101 }, (_, i) => `id-${i}`) }, 'alertIds', 'At most 100 alerts at once'],
+        [{ action: 'assign', alertIds: [id] }, 'userId', 'Choose a member to assign'],
+        [{ action: 'close', alertIds: [id] }, 'action', 'Choose an action: acknowledge, resolve or assign'],
+        [{ alertIds: [id] }, 'action', 'Choose an action: acknowledge, resolve or assign'],
+      ];
+      for (const [body, field, message] of cases) {
+        const res = await owner.agent.post(`${base}/bulk`, body);
+        expect(res.statusCode, JSON.stringify(body).slice(0, 80)).toBe(400);
+        expect(res.data.error.code).toBe('validation_failed');
+        expect(res.data.error.fields[field], JSON.stringify(body).slice(0, 80)).toBe(message);
+      }
+      // An empty assignee is refused on its field too (the contract gives it zod's own text, not ALERT_MSG's).
+      const blank = await owner.agent.post(`${base}/bulk`, { action: 'assign', alertIds: [id], userId: '  ' });
+      expect(blank.statusCode).toBe(400);
+      expect(Object.keys(blank.data.error.fields)).toEqual(['userId']);
+      // 100 distinct ids are allowed (each then answered on its own), and 101 copies of one id are one alert.
+      const hundred = await owner.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: [id, ...Array.from({ length: 99 }, (_, i) => `missing-${i}`)] });
+      expect(hundred.data).toMatchObject({ succeeded: 1, failed: 99 });
+      const copies = await owner.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: Array.from({ length: 100 }, () => id) });
+      expect(copies.data).toEqual({ results: [{ id, ok: false, error: { status: 409, code: 'conflict', message: CHANGED } }], succeeded: 0, failed: 1 });
+    });
+
+    it('ends the request when the database fails (503) or something unexpected breaks (500) instead of reporting it per alert', async () => {
+      const { owner, base, raise } = await tenant();
+      const one = await raise('f-1');
+      const two = await raise('f-2');
+      const db = t().deps.db;
+      const down = Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' });
+      for (const [error, status, code] of [
+        [down, 503, 'unavailable'],
+        [new Error('boom'), 500, 'internal'],
+      ] as const) {
+        const spy = vi.spyOn(db, 'transaction').mockImplementation(() => ({ execute: () => Promise.reject(error) }) as any);
+        try {
+          const res = await owner.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: [one, two] });
+          expect(res.statusCode).toBe(status);
+          expect(res.data.error.code).toBe(code);
+          if (status === 503) expect(res.headers['retry-after']).toBe('5');
+        } finally {
+          spy.mockRestore();
+        }
+      }
+      for (const id of [one, two]) expect((await owner.agent.get(`${base}/${id}`)).data.alert.status).toBe('new');
+    });
+  });
+
+});
