@@ -127,4 +127,20 @@ export default tseslint.config(
       ],
     },
   },
+  // Only server/notifications reaches a person: the mail, push and SMS providers are spoken to there alone.
+  {
+    files: ['server/**/*.ts'],
+    ignores: ['**/*.test.ts', 'server/notifications/**'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            { name: 'nodemailer', message: 'Only server/notifications sends mail: use the notifier (or the mailer in deps).' },
+            { name: 'web-push', message: 'Only server/notifications sends push notifications: use the notifier.' },
+          ],
+        },
+      ],
+    },
+  },
 );

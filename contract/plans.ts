@@ -24,7 +24,6 @@ export const PASSWORD_MIN = 6;
 export const ACTIVE_ALERT_LIMIT = 100;
 export const CLIENT_PAGE_SIZE = 10;
 export const REGISTRATION_REDIRECT_MS = 1500;
-export const TENANT_DEFAULTS = { name: 'Unnamed Tenant', plan: 'starter', maxUsers: 5, maxClients: 10 } as const;
 
 export interface PlanPreset {
   id: string;

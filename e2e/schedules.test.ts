@@ -5,7 +5,7 @@ import { MSG } from '../contract/messages.ts';
 import { chromiumAvailable, newPage, registerThroughWizard, screenshot, withServerAndBrowser, type E2EServer, signIn, settledShot } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 import { insertMember } from '../server/modules/members/members.repository.ts';
-import { hashPassword } from '../server/modules/auth/password.ts';
+import { hashPassword } from '../server/lib/password.ts';
 
 const PASSWORD = 'secret123';
 

@@ -7,7 +7,7 @@ import { parseArgs } from 'node:util';
 import type { FastifyInstance } from 'fastify';
 import { loadConfig } from '../server/config.ts';
 import { buildApp } from '../server/app.ts';
-import { hashPassword } from '../server/modules/auth/password.ts';
+import { hashPassword } from '../server/lib/password.ts';
 import type { DB } from '../server/db/database.ts';
 
 const { values } = parseArgs({ options: { alerts: { type: 'string', default: '300' } } });

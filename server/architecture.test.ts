@@ -138,3 +138,20 @@ describe('the import rules of eslint.config.js (server)', () => {
     ]);
   });
 });
+
+describe('who speaks to the providers', () => {
+  const eslint = new ESLint({ cwd: ROOT, overrideConfig: { rules: { 'import/no-cycle': 'off' } } });
+  const refused = async (file: string, code: string) =>
+    (await eslint.lintText(code, { filePath: path.join(ROOT, file) }))[0].messages.filter((m) => m.ruleId === 'no-restricted-imports').map((m) => m.message);
+
+  it('lets only server/notifications import nodemailer or web-push', async () => {
+    const code = "import nodemailer from 'nodemailer';\nimport webpush from 'web-push';\nexport { nodemailer, webpush };\n";
+    expect(await refused('server/modules/approvals/planted.ts', code)).toEqual([expect.stringContaining('Only server/notifications sends mail'), expect.stringContaining('Only server/notifications sends push')]);
+    expect(await refused('server/notifications/channels/planted.ts', code)).toEqual([]);
+  });
+
+  it('finds no SMS provider call outside server/notifications', () => {
+    const calls = sourceFiles(SERVER).filter((f) => !f.startsWith('server/notifications/') && /Messages\.json/.test(fs.readFileSync(path.join(ROOT, f), 'utf8')));
+    expect(calls).toEqual([]);
+  });
+});

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isDatabaseUnavailable, type DB, type Dialect } from '../db/database.ts';
 import type { JobsTable } from '../db/schema.ts';
-import { claimDueJobs, completeJobs, nextDueAt, retryJobsAt, type JobClaim } from './jobs.repository.ts';
+import { unsafeClaimDueJobs, unsafeCompleteJobs, unsafeNextDueAt, unsafeRetryJobsAt, type JobClaim } from './jobs.repository.ts';
 
 /** The engine's time: the wall clock in production, a clock a test moves. */
 export type Clock = () => Date;
@@ -30,7 +30,7 @@ export type JobHandler = (job: JobsTable, ctx: JobContext) => Promise<void>;
 
 /**
  * A batch handler's outcome for a job it finished and deleted itself, in the transaction that recorded its work (with
- * the claim's token: `completeJobs(trx, ids, ctx.claim.token)`): the worker has nothing left to do for it.
+ * the claim's token: `unsafeCompleteJobs(trx, ids, ctx.claim.token)`): the worker has nothing left to do for it.
  */
 export const DONE_AND_DELETED: unique symbol = Symbol('job done and deleted by its handler');
 
@@ -167,7 +167,7 @@ export class JobWorker {
         } while (this.again && !this.stopped);
         if (this.failing) this.opts.log.warn({}, 'job worker is running again');
         this.failing = false;
-        const next = await nextDueAt(this.opts.db);
+        const next = await unsafeNextDueAt(this.opts.db);
         if (next) sleep = Math.max(0, Math.min(sleep, next.getTime() - this.clock().getTime()));
       } catch (err) {
         // The database may be away: say so once per outage, and look again every 5 s until it is back.
@@ -227,7 +227,7 @@ export class JobWorker {
     for (;;) {
       const now = this.clock();
       const claim = this.newClaim(now);
-      const jobs = await claimDueJobs(this.opts.db, this.opts.dialect, { now, leaseUntil: claim.leaseUntil, token: claim.token, limit: this.opts.batch ?? 500 });
+      const jobs = await unsafeClaimDueJobs(this.opts.db, this.opts.dialect, { now, leaseUntil: claim.leaseUntil, token: claim.token, limit: this.opts.batch ?? 500 });
       if (jobs.length === 0) return ran;
       await this.runBatch(jobs, claim, now);
       ran += jobs.length + (await this.runAdopted(claim, now));
@@ -315,7 +315,7 @@ export class JobWorker {
     }
     // A job not deleted or put back here (the database went away) stays leased and runs again when its lease ends:
     // at most one repeat, never lost.
-    await completeJobs(this.opts.db, done, token);
-    for (const [delay, ids] of retries) await retryJobsAt(this.opts.db, ids, token, new Date(now.getTime() + delay)).catch(() => {});
+    await unsafeCompleteJobs(this.opts.db, done, token);
+    for (const [delay, ids] of retries) await unsafeRetryJobsAt(this.opts.db, ids, token, new Date(now.getTime() + delay)).catch(() => {});
   }
 }

@@ -86,7 +86,7 @@ const JOB_INSERT: BulkInsert<JobsTable> & { tail: string } = {
  * attempt count goes up. PostgreSQL skips rows another worker is claiming (FOR UPDATE SKIP LOCKED); SQLite runs one
  * write at a time, so the single UPDATE is the claim. A job whose lease ran out (its worker died) is claimable again.
  */
-export async function claimDueJobs(db: DB, dialect: Dialect, input: { now: Date; leaseUntil: Date; token: string; limit: number }) {
+export async function unsafeClaimDueJobs(db: DB, dialect: Dialect, input: { now: Date; leaseUntil: Date; token: string; limit: number }) {
   const now = input.now.toISOString();
   const due = db
     .selectFrom('jobs')
@@ -105,18 +105,18 @@ export async function claimDueJobs(db: DB, dialect: Dialect, input: { now: Date;
 }
 
 /** Removes finished jobs (one statement per 500), only those this claim still holds. */
-export async function completeJobs(db: DB, ids: string[], token: string) {
+export async function unsafeCompleteJobs(db: DB, ids: string[], token: string) {
   for (const part of chunks(ids)) await db.deleteFrom('jobs').where('lock_token', '=', token).where('id', 'in', part).execute();
 }
 
 /** Puts failed jobs back for a later try (releases the lease), only those this claim still holds. */
-export async function retryJobsAt(db: DB, ids: string[], token: string, dueAt: Date) {
+export async function unsafeRetryJobsAt(db: DB, ids: string[], token: string, dueAt: Date) {
   for (const part of chunks(ids))
     await db.updateTable('jobs').set({ due_at: dueAt.toISOString(), lock_token: null, locked_until: null }).where('lock_token', '=', token).where('id', 'in', part).execute();
 }
 
 /** When the next job falls due (ignoring leased ones), or null with none. */
-export async function nextDueAt(db: DB): Promise<Date | null> {
+export async function unsafeNextDueAt(db: DB): Promise<Date | null> {
   const row = await db.selectFrom('jobs').select((eb) => eb.fn.min('due_at').as('due')).executeTakeFirst();
   return row?.due ? new Date(String(row.due)) : null;
 }

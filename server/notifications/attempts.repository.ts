@@ -22,6 +22,7 @@ export async function findAttempts(db: DB, keys: AttemptKey[]): Promise<Map<stri
     const rows = await db
       .selectFrom('notification_attempts')
       .selectAll()
+      .where('tenant_id', 'in', [...new Set(part.map((k) => k.tenant_id))])
       .where('alert_id', 'in', [...new Set(part.map((k) => k.alert_id))])
       .where('step', 'in', [...new Set(part.map((k) => k.step))])
       .where('user_id', 'in', [...new Set(part.map((k) => k.user_id))])

@@ -46,30 +46,11 @@ function presentDetail(
   pages: Awaited<ReturnType<typeof listPageOutcomes>>,
 ): AlertDetail {
   const alert = toAlert(row);
-  const creator = row.integration_name ? row.integration_name : row.source;
-  const timeline: TimelineEntry[] = [
-    {
-      id: `${row.id}:triggered`,
-      at: row.created_at,
-      kind: 'triggered',
-      actorType: row.integration_id ? 'integration' : 'system',
-      actorId: row.integration_id,
-      actorName: creator,
-      detail: { source: row.source, priority: row.priority },
-    },
-  ];
+  // What the monitoring tool did: the integration that sent it, else the source it named.
+  const byCreator = { actorType: row.integration_id ? ('integration' as const) : ('system' as const), actorId: row.integration_id, actorName: row.integration_name ? row.integration_name : row.source };
+  const timeline: TimelineEntry[] = [{ id: `${row.id}:triggered`, at: row.created_at, kind: 'triggered', ...byCreator, detail: { source: row.source, priority: row.priority } }];
   // Repeats are counted on the alert row rather than logged one by one (a flapping check can repeat thousands of times).
-  if (alert.occurrences > 1) {
-    timeline.push({
-      id: `${row.id}:repeated`,
-      at: row.last_seen_at,
-      kind: 'repeated',
-      actorType: row.integration_id ? 'integration' : 'system',
-      actorId: row.integration_id,
-      actorName: creator,
-      detail: { occurrences: alert.occurrences },
-    });
-  }
+  if (alert.occurrences > 1) timeline.push({ id: `${row.id}:repeated`, at: row.last_seen_at, kind: 'repeated', ...byCreator, detail: { occurrences: alert.occurrences } });
   // Past its priority's acknowledgement target unacknowledged (set once, by the escalation's overdue check): the
   // minutes are those from opening to the check, the target (or more if the check ran late, after a restart).
   if (row.overdue_at) {

@@ -4,7 +4,7 @@ import multipart from '@fastify/multipart';
 import { APPROVAL_LIMITS } from '../../../contract/approvals.ts';
 import type { Deps } from '../../deps.ts';
 import type { JobHandler } from '../../jobs/job-worker.ts';
-import { listActiveMemberAccounts } from '../members/members.repository.ts';
+import { listActiveMemberAccounts } from '../members/members.service.ts';
 import * as repo from './approvals.repository.ts';
 import { registerApprovalRoutes } from './approvals.routes.ts';
 import { APPROVAL_JOB, expireRequest, notificationText, type ApprovalDeps, type NotifyPayload } from './approvals.service.ts';

@@ -128,7 +128,7 @@ export async function updateRequestIfUnchanged(
 
 /** Who may act on the request now: replaced on every change (empty once it is decided). */
 export async function setCurrentApprovers(db: DB, tenantId: string, requestId: string, userIds: string[]) {
-  await db.deleteFrom('approval_approvers').where('request_id', '=', requestId).execute();
+  await db.deleteFrom('approval_approvers').where('tenant_id', '=', tenantId).where('request_id', '=', requestId).execute();
   if (userIds.length) {
     await db
       .insertInto('approval_approvers')

@@ -6,15 +6,13 @@ import type { WorkerClaim } from '../../jobs/job-worker.ts';
 import { insertJobs } from '../../jobs/jobs.repository.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
-import { toPolicy } from '../escalation/escalation-policies.repository.ts';
-import { policyForAlert } from '../escalation/escalation-policies.service.ts';
+import { policiesByIds, policyForAlert } from '../escalation/escalation-policies.service.ts';
 import { whoIsOnCall } from '../schedules/schedules.service.ts';
-import { listActiveMemberAccounts } from '../members/members.repository.ts';
+import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { isolating } from './batches.ts';
 import { hasNextLevel, isRunning, levelPeople, levelSchedules, overdueLevel, pagesOf, planFire, planStart, type OnCall } from './escalation-plan.ts';
 import { createPageDelivery, type Page } from './page-delivery.ts';
 import {
-  findPoliciesByIds,
   findSubscribersOfMany,
   insertSystemEvents,
   setEscalationEach,
@@ -176,8 +174,7 @@ export function createEscalationEngine(deps: EngineDeps) {
       const alerts = await (column === 'next_step_at' ? unsafeLockDueSteps : unsafeLockDueOverdueChecks)(trx, dialect, now.toISOString(), limit);
       locked(alerts);
       if (alerts.length === 0) return { found: 0, claimed: [], acted: [] as PagedAlert[] };
-      const rows = await findPoliciesByIds(trx, alerts.filter(live).map((a) => a.escalation_policy_id!));
-      const policies = new Map<string, EscalationPolicy>();
+      const policies = await policiesByIds(trx, alerts.filter(live).map((a) => a.escalation_policy_id!));
       const fire = firer(trx, now);
       const sets = new Map<string, { tenantId: string; values: EscalationValues; ids: string[] }>();
       const set = (tenantId: string, values: EscalationValues, id: string) => {
@@ -188,13 +185,12 @@ export function createEscalationEngine(deps: EngineDeps) {
       const pages: Page[] = [];
       const acted: PagedAlert[] = [];
       for (const alert of alerts) {
-        const row = live(alert) ? rows.get(alert.escalation_policy_id!) : undefined;
-        if (!row || row.tenant_id !== alert.tenant_id) {
+        const found = live(alert) ? policies.get(alert.escalation_policy_id!) : undefined;
+        if (!found || found.tenantId !== alert.tenant_id) {
           set(alert.tenant_id, live(alert) ? { [column]: null, escalation_state: 'stopped' } : { [column]: null }, alert.id);
           continue;
         }
-        const policy = policies.get(row.id) ?? policies.set(row.id, toPolicy(row)).get(row.id)!;
-        const done = await act(alert, policy, fire);
+        const done = await act(alert, found.policy, fire);
         set(alert.tenant_id, done.values, alert.id);
         events.push(done.fired.event);
         pages.push(...done.fired.pages);

@@ -2,11 +2,8 @@ import type { DB } from '../../db/database.ts';
 import type { JobHandler } from '../../jobs/job-worker.ts';
 import { enqueueJobs, type NewJob } from '../../jobs/jobs.repository.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
-import { listActiveMemberAccounts } from '../members/members.repository.ts';
-import { nextHandover } from '../schedules/oncall.ts';
-import { listOverrides, toOverrideSpec, toScheduleSpec, unsafeListCurrentSchedules } from '../schedules/schedules.repository.ts';
-import { whoIsOnCall } from '../schedules/schedules.service.ts';
-import { groupBy } from './batches.ts';
+import { listActiveMemberAccounts } from '../members/members.service.ts';
+import { upcomingHandovers, whoIsOnCall } from '../schedules/schedules.service.ts';
 
 export const HANDOVER_JOB = 'oncall.handover';
 /** How far ahead handovers are scheduled; the sweep runs far more often than this, so none is missed. */
@@ -28,24 +25,16 @@ export function createHandoverNotifier(deps: { db: DB; notifier: Notifier; publi
     const t = now.getTime();
     if (t - lastSweep < SWEEP_EVERY_MS && t >= lastSweep) return 0;
     lastSweep = t;
-    const yesterday = new Date(t - 86_400_000).toISOString().slice(0, 10);
-    const schedules = await unsafeListCurrentSchedules(db, yesterday);
-    const jobs: NewJob[] = [];
-    for (const [tenantId, list] of groupBy(schedules, (s) => s.tenant_id)) {
-      const overrides = await listOverrides(db, tenantId, list.map((s) => s.id), { from: now.toISOString(), to: new Date(t + HORIZON_MS).toISOString() });
-      for (const s of list) {
-        const next = nextHandover(toScheduleSpec(s), overrides.filter((o) => o.schedule_id === s.id).map(toOverrideSpec), t, HORIZON_MS);
-        if (!next?.primary) continue;
-        const at = new Date(next.at).toISOString();
-        jobs.push({
-          kind: HANDOVER_JOB,
-          uniqueKey: `handover:${s.id}:${at}:${next.primary}`,
-          tenantId,
-          dueAt: new Date(next.at),
-          payload: { tenantId, scheduleId: s.id, scheduleName: s.name, userId: next.primary, at },
-        });
-      }
-    }
+    const jobs: NewJob[] = (await upcomingHandovers(db, now, HORIZON_MS)).map((h) => {
+      const at = new Date(h.at).toISOString();
+      return {
+        kind: HANDOVER_JOB,
+        uniqueKey: `handover:${h.scheduleId}:${at}:${h.primary}`,
+        tenantId: h.tenantId,
+        dueAt: new Date(h.at),
+        payload: { tenantId: h.tenantId, scheduleId: h.scheduleId, scheduleName: h.scheduleName, userId: h.primary, at },
+      };
+    });
     await enqueueJobs(db, jobs, now);
     return 0;
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/test-app.ts';
-import { createIntegration, ingest } from '../../test/alerts.ts';
+import { createIntegration } from '../../test/alerts.ts';
 import { pagingHarness, MINUTE } from '../../test/paging.ts';
 import { JobWorker, singly } from '../../jobs/job-worker.ts';
 import { listAlertJobs } from '../../jobs/jobs.repository.ts';

@@ -3,12 +3,12 @@ import type { DB } from '../../db/database.ts';
 import { isDatabaseUnavailable } from '../../db/database.ts';
 import type { JobsTable } from '../../db/schema.ts';
 import { DONE_AND_DELETED, type BatchJobHandler, type JobContext, type WorkerClaim } from '../../jobs/job-worker.ts';
-import { completeJobs, type NewJob } from '../../jobs/jobs.repository.ts';
+import { unsafeCompleteJobs, type NewJob } from '../../jobs/jobs.repository.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
 import type { EscalationChannel } from '../../../contract/escalation.ts';
 import { attemptKey, findAttempts, recordAttempts, recordOutcomesAtOnce, type AttemptRow } from '../../notifications/attempts.repository.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
-import { listActiveMemberAccounts } from '../members/members.repository.ts';
+import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { ackLinkSigner } from './ack-links.ts';
 import { groupBy, writeEach } from './batches.ts';
 import { pageMessage } from './page-message.ts';
@@ -155,7 +155,7 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
           records,
           async (trx, list) => {
             await recordAttempts(trx, list.map((r) => r.attempt));
-            if (done && list === records) await completeJobs(trx, done.ids, done.token);
+            if (done && list === records) await unsafeCompleteJobs(trx, done.ids, done.token);
           },
           (list) => {
             if (finish && list === records) finish.committed();

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
-import type { AckTokensTable, AlertEventsTable, AlertsTable, EscalationPoliciesTable } from '../../db/schema.ts';
+import type { AckTokensTable, AlertEventsTable, AlertsTable } from '../../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
 import { bulkInsert, chunks, isPostgres, readByKeys, type BulkInsert } from '../../db/bulk-insert.ts';
 
@@ -206,16 +206,6 @@ export async function findSubscribersOfMany(
           users.add(r.user_id);
       out.set(a.id, [...users]);
     }
-  }
-  return out;
-}
-
-/** Escalation policies by id, for a batch of steps (the caller checks each row's tenant). */
-export async function findPoliciesByIds(db: DB, ids: string[]): Promise<Map<string, EscalationPoliciesTable>> {
-  const out = new Map<string, EscalationPoliciesTable>();
-  for (const part of chunks([...new Set(ids)])) {
-    const rows = await db.selectFrom('escalation_policies').selectAll().where('id', 'in', part).execute();
-    for (const row of rows) out.set(row.id, row);
   }
   return out;
 }

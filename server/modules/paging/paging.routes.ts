@@ -11,7 +11,7 @@ import { acknowledgeAlertAs } from '../alerts/alerts.service.ts';
 import { unsafeFindSignedAckLink, useSignedAckToken } from './paging.repository.ts';
 import { verifyAckToken } from './ack-links.ts';
 import { hashToken as hash } from '../../lib/tokens.ts';
-import { listActiveMemberAccounts } from '../members/members.repository.ts';
+import { listActiveMemberAccounts } from '../members/members.service.ts';
 
 /**
  * The acknowledge links of pages (email, SMS, push): no session needed, the single-use token names alert and

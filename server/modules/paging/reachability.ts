@@ -3,7 +3,7 @@ import type { TenantContext } from '../../http/tenant-context.ts';
 import type { Reachability } from '../../../contract/paging.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
-import { listActiveMemberAccounts } from '../members/members.repository.ts';
+import { listActiveMemberAccounts } from '../members/members.service.ts';
 
 /** By which channels each active member can be paged now, from their saved preferences and push subscriptions. */
 export async function tenantReachability(db: DB, notifier: Notifier, ctx: TenantContext): Promise<Reachability> {

@@ -24,13 +24,9 @@ export async function listSubscriptions(db: DB, tenantId: string, userId: string
   return [...clients, ...priorities, ...tags];
 }
 
-/** Every alert subscription of the user in this tenant (saving replaces them; leaving the tenant ends them). */
-export async function deleteSubscriptions(trx: DB, tenantId: string, userId: string) {
-  await trx.deleteFrom('alert_subscriptions').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
-}
-
+/** Replaces every alert subscription of the user in this tenant. */
 export async function replaceSubscriptions(trx: DB, tenantId: string, userId: string, subs: AlertSubscription[], at: string) {
-  await deleteSubscriptions(trx, tenantId, userId);
+  await trx.deleteFrom('alert_subscriptions').where('tenant_id', '=', tenantId).where('user_id', '=', userId).execute();
   if (subs.length === 0) return;
   await trx
     .insertInto('alert_subscriptions')

@@ -6,12 +6,12 @@ import { AppError, badRequest, tooMany, unauthorized } from '../../http/errors.t
 import { WindowCounter } from '../../http/rate-limit.ts';
 import type { SessionUser } from '../../http/session.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
-import { hashPassword, verifyPassword } from '../auth/password.ts';
-import { spendPasswordResets } from '../auth/password-resets.repository.ts';
-import { deleteUserSessions } from '../auth/sessions.repository.ts';
-import { unsafeRenameUserMemberships } from '../members/members.repository.ts';
-import { findUserById, setDisplayName, setPasswordHash, toPublicUser } from '../users/users.repository.ts';
-import { existingClientIds } from '../clients/clients.repository.ts';
+import { hashPassword, verifyPassword } from '../../lib/password.ts';
+import { spendPasswordResets } from '../auth/password-reset.service.ts';
+import { deleteUserSessions } from '../auth/sessions.service.ts';
+import { unsafeRenameUserMemberships } from '../members/members.service.ts';
+import { findUserById, setDisplayName, setPasswordHash, toPublicUser } from '../users/users.service.ts';
+import { existingClientIds } from '../clients/clients.service.ts';
 import { deletePushToken, findPreferences, listPushTokens, savePushToken, trimPushTokens, upsertPreferences } from '../../notifications/contacts.repository.ts';
 import { toChannelPreferences } from '../../notifications/preferences.ts';
 import { listSubscriptions, replaceSubscriptions } from './profile.repository.ts';
