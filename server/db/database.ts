@@ -181,6 +181,15 @@ export function isUniqueViolation(e: unknown): boolean {
 }
 
 export const now = () => new Date().toISOString();
+/** The fields every named, per-tenant entity with a default (policies, schedules) presents the same way. */
+export const namedTenantRow = (row: { id: string; tenant_id: string; name: string; description: string | null; is_default: number }) => ({
+  id: row.id,
+  tenantId: row.tenant_id,
+  name: row.name,
+  description: row.description,
+  isDefault: row.is_default === 1,
+});
+
 export const parseJson = <T>(s: string | null | undefined, fallback: T): T => {
   if (!s) return fallback;
   try {

@@ -1,60 +1,16 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { buildApp, type BuiltApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
-import { MemoryMailer, testDatabases } from '../test/test-app.ts';
+import { describe, expect, it } from 'vitest';
+import { testDatabases } from '../test/test-app.ts';
 import { registerOwner } from '../test/factories.ts';
 import { createIntegration, ingest } from '../test/alerts.ts';
-
-/** Every line the app's logger writes, kept in memory. */
-class LogCapture extends Writable {
-  lines: string[] = [];
-  override _write(chunk: Buffer, _enc: string, done: () => void) {
-    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    done();
-  }
-  get text() {
-    return this.lines.join('\n');
-  }
-}
+import { useLoggedApp } from '../test/logs.ts';
 
 for (const db of testDatabases()) {
   describe(`request log [${db.name}]`, () => {
-    const log = new LogCapture();
-    let built: BuiltApp;
-    let tmpDir: string | null = null;
-    const schema = db.name === 'postgres' ? `t_log_${randomBytes(4).toString('hex')}` : null;
-
-    beforeAll(async () => {
-      if (db.name === 'sqlite') tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-log-'));
-      const config = {
-        ...loadConfig({ PUBLIC_URL: 'http://localhost:3000' }),
-        databaseUrl: tmpDir ? path.join(tmpDir, 'test.db') : db.url,
-        databaseSchema: schema,
-        webDir: null,
-        logLevel: 'info',
-      };
-      built = await buildApp(config, { mailer: new MemoryMailer(), logger: { stream: log } });
-      await built.app.ready();
-    });
-    afterAll(async () => {
-      await built?.app.close();
-      if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
-      if (schema) {
-        const client = new pg.Client({ connectionString: db.url });
-        await client.connect();
-        await client.query(`drop schema if exists "${schema}" cascade`);
-        await client.end();
-      }
-    });
+    const { log, built } = useLoggedApp(db, { logLevel: 'info' });
 
     it('writes integration keys, invitation and reset tokens and OIDC codes to the log only as [redacted]', async () => {
-      const { app } = built;
+      const { app } = built();
       const owner = await registerOwner(app);
       const { key } = await createIntegration(owner.agent, owner.tenantId);
       const token = `tok${randomBytes(16).toString('hex')}`;

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, testDatabases } from '../test/test-app.ts';
-import { DONE_AND_DELETED, JobWorker, type BatchJobHandler, type JobHandler } from './job-worker.ts';
-import { completeJobs, enqueueJobs, insertJobs } from './jobs.repository.ts';
+import { collectingLog, testJobWorker } from '../test/jobs.ts';
+import { DONE_AND_DELETED, type BatchJobHandler, type JobHandler } from './job-worker.ts';
+import { unsafeCompleteJobs, enqueueJobs, insertJobs } from './jobs.repository.ts';
 
 for (const db of testDatabases()) {
   describe(`job worker [${db.name}]`, () => {
@@ -18,9 +19,7 @@ for (const db of testDatabases()) {
       const handler: JobHandler = async (_job, { payload }) => {
         ran.push(String(payload.n));
       };
-      const worker = new JobWorker({
-        db: env.deps.db,
-        dialect: env.deps.dialect,
+      const worker = testJobWorker(env.deps, {
         handlers: { 'test.job': handler },
         sweeps: [
           async () => {
@@ -28,7 +27,7 @@ for (const db of testDatabases()) {
             return 0;
           },
         ],
-        log: { warn: (_o, m) => warnings.push(m), error: (_o, m) => warnings.push(m) },
+        log: collectingLog(warnings),
         pollMs: 50,
       });
       const now = new Date();
@@ -53,9 +52,7 @@ for (const db of testDatabases()) {
       let nowMs = Date.now();
       let calls = 0;
       const finals: boolean[] = [];
-      const worker = new JobWorker({
-        db: env.deps.db,
-        dialect: env.deps.dialect,
+      const worker = testJobWorker(env.deps, {
         clock: () => new Date(nowMs),
         handlers: {
           'test.flaky': async (_job, { finalAttempt }) => {
@@ -64,7 +61,6 @@ for (const db of testDatabases()) {
             throw new Error('provider down');
           },
         },
-        log: { warn: () => {}, error: () => {} },
         retryBaseMs: 1000,
       });
       await enqueueJobs(env.deps.db, [{ kind: 'test.flaky', uniqueKey: 'flaky:1', dueAt: new Date(nowMs), payload: {} }], new Date(nowMs));
@@ -94,13 +90,10 @@ for (const db of testDatabases()) {
         return items.map(({ ctx }) => (failing.has(String(ctx.payload.n)) ? new Error(`provider down for ${String(ctx.payload.n)}`) : null));
       };
       const warnings: string[] = [];
-      const worker = new JobWorker({
-        db: env.deps.db,
-        dialect: env.deps.dialect,
+      const worker = testJobWorker(env.deps, {
         clock: () => new Date(nowMs),
-        handlers: {},
         batchHandlers: { 'test.batch': batch },
-        log: { warn: (_o, m) => warnings.push(m), error: (_o, m) => warnings.push(m) },
+        log: collectingLog(warnings),
         retryBaseMs: 1000,
         lanes: 1,
       });
@@ -125,11 +118,8 @@ for (const db of testDatabases()) {
       let nowMs = Date.now();
       const seen: string[][] = [];
       const warnings: string[] = [];
-      const worker = new JobWorker({
-        db: env.deps.db,
-        dialect: env.deps.dialect,
+      const worker = testJobWorker(env.deps, {
         clock: () => new Date(nowMs),
-        handlers: {},
         batchHandlers: {
           'test.poisoned': async (items) => {
             seen.push(items.map(({ ctx }) => String(ctx.payload.n)).sort());
@@ -137,7 +127,7 @@ for (const db of testDatabases()) {
             return items.map(() => null);
           },
         },
-        log: { warn: (_o, m) => warnings.push(m), error: (_o, m) => warnings.push(m) },
+        log: collectingLog(warnings),
         retryBaseMs: 1000,
         lanes: 1,
       });
@@ -159,18 +149,15 @@ for (const db of testDatabases()) {
       const nowMs = Date.now();
       const ran: string[] = [];
       let sweeps = 0;
-      const worker = new JobWorker({
-        db: env.deps.db,
-        dialect: env.deps.dialect,
+      const worker = testJobWorker(env.deps, {
         clock: () => new Date(nowMs),
-        handlers: {},
         batchHandlers: {
           'test.adopted': async (items) => {
             ran.push(...items.map(({ ctx }) => String(ctx.payload.n)));
             // Leased to this claim already (no claim of their own), then deleted here, as a handler would in its transaction.
             const held = await env.deps.db.selectFrom('jobs').select(['lock_token', 'attempts']).where('kind', '=', 'test.adopted').execute();
             expect(held.map((j) => [j.lock_token, Number(j.attempts)])).toEqual(items.map(({ ctx }) => [ctx.claim!.token, 1]));
-            await completeJobs(env.deps.db, items.map(({ job }) => job.id), items[0].ctx.claim!.token);
+            await unsafeCompleteJobs(env.deps.db, items.map(({ job }) => job.id), items[0].ctx.claim!.token);
             return items.map(() => DONE_AND_DELETED);
           },
         },
@@ -183,7 +170,6 @@ for (const db of testDatabases()) {
             return 1;
           },
         ],
-        log: { warn: () => {}, error: () => {} },
         lanes: 1,
       });
       expect(await worker.runDue()).toBe(2);

@@ -1,24 +1,9 @@
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
-import { Writable } from 'node:stream';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import pg from 'pg';
-import { buildApp, type BuiltApp } from '../app.ts';
-import { loadConfig } from '../config.ts';
+import { describe, expect, it } from 'vitest';
 import { Agent, MemoryMailer, testDatabases } from '../test/test-app.ts';
 import { uniqueEmail } from '../test/factories.ts';
 import { createIntegration, ingest, pdTrigger } from '../test/alerts.ts';
-
-/** Every line the app's logger writes, kept in memory. */
-class LogCapture extends Writable {
-  lines: string[] = [];
-  override _write(chunk: Buffer, _enc: string, done: () => void) {
-    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
-    done();
-  }
-}
+import { useLoggedApp } from '../test/logs.ts';
 
 const linkToken = (mailer: MemoryMailer, to: string, pattern: RegExp) => {
   const m = mailer.last(to)?.text.match(pattern);
@@ -28,38 +13,12 @@ const linkToken = (mailer: MemoryMailer, to: string, pattern: RegExp) => {
 
 for (const db of testDatabases()) {
   describe(`the log of a whole flow [${db.name}]`, () => {
-    const log = new LogCapture();
     const mailer = new MemoryMailer();
-    let built: BuiltApp;
-    let tmpDir: string | null = null;
-    const schema = db.name === 'postgres' ? `t_logs_${randomBytes(4).toString('hex')}` : null;
-
-    beforeAll(async () => {
-      if (db.name === 'sqlite') tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-logs-'));
-      const config = {
-        ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', JOB_WORKER: 'false' }),
-        databaseUrl: tmpDir ? path.join(tmpDir, 'test.db') : db.url,
-        databaseSchema: schema,
-        webDir: null,
-        // The most verbose level: whatever any line could carry is in this log.
-        logLevel: 'trace',
-      };
-      built = await buildApp(config, { mailer, logger: { stream: log } });
-      await built.app.ready();
-    });
-    afterAll(async () => {
-      await built?.app.close();
-      if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
-      if (schema) {
-        const client = new pg.Client({ connectionString: db.url });
-        await client.connect();
-        await client.query(`drop schema if exists "${schema}" cascade`);
-        await client.end();
-      }
-    });
+    // The most verbose level: whatever any line could carry is in this log.
+    const { log, built } = useLoggedApp(db, { logLevel: 'trace', mailer, env: { JOB_WORKER: 'false' } });
 
     it('never holds a password, session cookie, integration key, invitation or reset token; every request line has its id', async () => {
-      const { app } = built;
+      const { app } = built();
       const secrets: string[] = [];
       const password = `pw-${randomBytes(8).toString('hex')}`;
       const email = uniqueEmail('owner');

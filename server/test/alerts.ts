@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import type { Agent } from './test-app.ts';
+import { registerOwner } from './factories.ts';
 
 /** Creates an integration through the API and returns its id and its key (shown once). */
 export async function createIntegration(agent: Agent, tenantId: string, body: { name?: string; clientId?: string | null } = {}) {
@@ -19,6 +20,22 @@ export async function ingest(app: FastifyInstance, url: string, payload: unknown
     data = res.body;
   }
   return Object.assign(res, { data });
+}
+
+/**
+ * A new tenant with its owner (signed in), an integration, the URL of its alerts (`base`) and `raise`, which sends an
+ * event through that integration and returns the id of the alert it opened or updated.
+ */
+export async function alertTenant(app: FastifyInstance) {
+  const owner = await registerOwner(app, { name: 'Olivia Owner' });
+  const integration = await createIntegration(owner.agent, owner.tenantId);
+  const base = `/api/tenants/${owner.tenantId}/alerts`;
+  const raise = async (dedupKey: string, severity = 'critical', summary = `Alert ${dedupKey}`) => {
+    const res = await ingest(app, '/api/ingest/events', { title: summary, dedupKey, priority: severity }, { authorization: `Bearer ${integration.key}` });
+    if (res.statusCode !== 202) throw new Error(res.body);
+    return res.data.alertId as string;
+  };
+  return { owner, integration, base, raise };
 }
 
 export const pdTrigger = (key: string, over: Record<string, unknown> = {}, payload: Record<string, unknown> = {}) => ({

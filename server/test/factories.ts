@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
-import { Agent } from './test-app.ts';
+import { Agent, type TestEnv } from './test-app.ts';
 import { createSuperAdmin } from '../modules/users/admin.service.ts';
 import { insertClient as insertClientRow } from '../modules/clients/clients.repository.ts';
 import { insertMember } from '../modules/members/members.repository.ts';
@@ -43,6 +43,14 @@ export async function addMember(deps: Deps, app: FastifyInstance, tenantId: stri
     created_at: at,
   });
   return other;
+}
+
+/** An owner, an admin and a plain member of one tenant, each signed in. */
+export async function registerTeam(env: TestEnv) {
+  const owner = await registerOwner(env.app, { name: 'Olivia Owner' });
+  const admin = await addMember(env.deps, env.app, owner.tenantId, 'admin');
+  const user = await addMember(env.deps, env.app, owner.tenantId, 'user');
+  return { owner, admin, user, tenantId: owner.tenantId };
 }
 
 /** A signed-in super admin. */

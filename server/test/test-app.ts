@@ -83,15 +83,20 @@ export async function startTestApp(
     config,
     async close() {
       await app.close();
-      if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
-      if (databaseSchema) {
-        const client = new pg.Client({ connectionString: db.url });
-        await client.connect();
-        await client.query(`drop schema if exists "${databaseSchema}" cascade`);
-        await client.end();
-      }
+      await removeTestDatabase(db, { tmpDir, schema: databaseSchema });
     },
   };
+}
+
+/** Removes a test's database: its temporary SQLite folder, or its PostgreSQL schema. */
+export async function removeTestDatabase(db: TestDatabase, made: { tmpDir: string | null; schema: string | null }) {
+  if (made.tmpDir) fs.rmSync(made.tmpDir, { recursive: true, force: true });
+  if (made.schema) {
+    const client = new pg.Client({ connectionString: db.url });
+    await client.connect();
+    await client.query(`drop schema if exists "${made.schema}" cascade`);
+    await client.end();
+  }
 }
 
 /**

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, registerOwner } from '../../test/factories.ts';
-import { createIntegration, ingest, openEventStream } from '../../test/alerts.ts';
+import { alertTenant, openEventStream } from '../../test/alerts.ts';
 import { enqueueJobs, listAlertJobs } from '../../jobs/jobs.repository.ts';
 
 describeEachDatabase('alerts: bulk actions', (t) => {
@@ -9,18 +9,7 @@ describeEachDatabase('alerts: bulk actions', (t) => {
     await t().app.listen({ port: 0, host: '127.0.0.1' });
   });
 
-  /** A tenant with an owner, a plain member, an integration and helpers to raise alerts through it. */
-  const tenant = async () => {
-    const owner = await registerOwner(t().app, { name: 'Olivia Owner' });
-    const integration = await createIntegration(owner.agent, owner.tenantId);
-    const base = `/api/tenants/${owner.tenantId}/alerts`;
-    const raise = async (dedupKey: string, severity = 'critical', summary = `Alert ${dedupKey}`) => {
-      const res = await ingest(t().app, '/api/ingest/events', { title: summary, dedupKey, priority: severity }, { authorization: `Bearer ${integration.key}` });
-      if (res.statusCode !== 202) throw new Error(res.body);
-      return res.data.alertId as string;
-    };
-    return { owner, integration, base, raise };
-  };
+  const tenant = () => alertTenant(t().app);
 
   describe('bulk actions', () => {
     const CHANGED = 'This alert has changed meanwhile and no longer allows this action. Its current state is shown.';

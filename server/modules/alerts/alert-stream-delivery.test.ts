@@ -2,8 +2,8 @@ import { beforeAll, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { buildApp } from '../../app.ts';
 import { describeEachDatabase } from '../../test/test-app.ts';
-import { addMember, registerOwner } from '../../test/factories.ts';
-import { createIntegration, ingest, openEventStream, pdTrigger, sleep } from '../../test/alerts.ts';
+import { addMember } from '../../test/factories.ts';
+import { alertTenant, createIntegration, ingest, openEventStream, pdTrigger, sleep } from '../../test/alerts.ts';
 import { MAX_LOADED_CHANGES } from './alert-stream.ts';
 
 describeEachDatabase('alerts: live updates to viewers', (t) => {
@@ -11,18 +11,7 @@ describeEachDatabase('alerts: live updates to viewers', (t) => {
     await t().app.listen({ port: 0, host: '127.0.0.1' });
   });
 
-  /** A tenant with an owner, a plain member, an integration and helpers to raise alerts through it. */
-  const tenant = async () => {
-    const owner = await registerOwner(t().app, { name: 'Olivia Owner' });
-    const integration = await createIntegration(owner.agent, owner.tenantId);
-    const base = `/api/tenants/${owner.tenantId}/alerts`;
-    const raise = async (dedupKey: string, severity = 'critical', summary = `Alert ${dedupKey}`) => {
-      const res = await ingest(t().app, '/api/ingest/events', { title: summary, dedupKey, priority: severity }, { authorization: `Bearer ${integration.key}` });
-      if (res.statusCode !== 202) throw new Error(res.body);
-      return res.data.alertId as string;
-    };
-    return { owner, integration, base, raise };
-  };
+  const tenant = () => alertTenant(t().app);
 
   it('streams new and changed alerts to the viewers of that tenant only', async () => {
     const a = await tenant();

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, insertClient, registerOwner } from '../../test/factories.ts';
-import { createIntegration, ingest } from '../../test/alerts.ts';
+import { alertTenant, createIntegration, ingest } from '../../test/alerts.ts';
 import { HISTORY_COUNT_LIMIT } from '../../../contract/alerts.ts';
 
 describeEachDatabase('alerts', (t) => {
@@ -9,18 +9,7 @@ describeEachDatabase('alerts', (t) => {
     await t().app.listen({ port: 0, host: '127.0.0.1' });
   });
 
-  /** A tenant with an owner, a plain member, an integration and helpers to raise alerts through it. */
-  const tenant = async () => {
-    const owner = await registerOwner(t().app, { name: 'Olivia Owner' });
-    const integration = await createIntegration(owner.agent, owner.tenantId);
-    const base = `/api/tenants/${owner.tenantId}/alerts`;
-    const raise = async (dedupKey: string, severity = 'critical', summary = `Alert ${dedupKey}`) => {
-      const res = await ingest(t().app, '/api/ingest/events', { title: summary, dedupKey, priority: severity }, { authorization: `Bearer ${integration.key}` });
-      if (res.statusCode !== 202) throw new Error(res.body);
-      return res.data.alertId as string;
-    };
-    return { owner, integration, base, raise };
-  };
+  const tenant = () => alertTenant(t().app);
 
   it('lists active alerts newest first on request, with server-side filters, 100 a page, and counts every active one', async () => {
     const { owner, base, raise } = await tenant();

@@ -142,24 +142,25 @@ export function decide(request: FlowRequest, action: FlowAction, policy: FlowPol
   const at = now.toISOString();
   const move = (m: Omit<Move, 'ifVersion' | 'version'>): FlowResult => ({ ok: true, move: { ...m, ifVersion: request.version, version: request.version + 1 } });
   const toRequester = (n: Omit<Notice, 'to'>): Notice[] => (policy.notifyOnUpdate ? [{ to: [request.createdBy], ...n }] : []);
+  /** The request decided for good at the current level (approved at the last level, or rejected): the requester is told. */
+  const decided = (status: 'approved' | 'rejected', comment: string | null) =>
+    move({
+      status,
+      levels,
+      currentLevel: index,
+      expiresAt: null,
+      approvers: [],
+      history: { action: status, level: current.level, comment, actorId: me, targetId: null },
+      expiry: null,
+      notices: toRequester({ event: 'final', level: current.level, status, actorName: action.actor.name, comment }),
+    });
 
   switch (action.kind) {
     case 'approve': {
       if (!isCurrentApprover(me, request)) return refuse('notApprover');
       levels[index] = { ...current, status: 'approved', approvedBy: me, approvedAt: at, comments: action.comment };
       const next = levels[index + 1];
-      if (!next) {
-        return move({
-          status: 'approved',
-          levels,
-          currentLevel: index,
-          expiresAt: null,
-          approvers: [],
-          history: { action: 'approved', level: current.level, comment: action.comment, actorId: me, targetId: null },
-          expiry: null,
-          notices: toRequester({ event: 'final', level: current.level, status: 'approved', actorName: action.actor.name, comment: action.comment }),
-        });
-      }
+      if (!next) return decided('approved', action.comment);
       // The next level becomes current; its expiry runs from now and its approvers are asked.
       levels[index + 1] = { ...next, status: 'pending' };
       const expiresAt = hoursFrom(now, next.timeToExpire);
@@ -180,16 +181,7 @@ export function decide(request: FlowRequest, action: FlowAction, policy: FlowPol
     case 'reject': {
       if (!isCurrentApprover(me, request)) return refuse('notApprover');
       levels[index] = { ...current, status: 'rejected', approvedBy: me, approvedAt: at, comments: action.reason };
-      return move({
-        status: 'rejected',
-        levels,
-        currentLevel: index,
-        expiresAt: null,
-        approvers: [],
-        history: { action: 'rejected', level: current.level, comment: action.reason, actorId: me, targetId: null },
-        expiry: null,
-        notices: toRequester({ event: 'final', level: current.level, status: 'rejected', actorName: action.actor.name, comment: action.reason }),
-      });
+      return decided('rejected', action.reason);
     }
     case 'cancel': {
       if (!mayCancel(me, request)) return refuse('notCreator');

@@ -1,19 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, describeEachDatabase, type TestEnv } from '../../test/test-app.ts';
+import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { registerOwner } from '../../test/factories.ts';
-
-const url = (tenantId: string, clientId?: string) => `/api/tenants/${tenantId}/clients${clientId ? `/${clientId}` : ''}`;
-
-/** Raises a tenant's plan limit, as a plan change by a super admin would. */
-async function setMaxClients(env: TestEnv, tenantId: string, max: number) {
-  await env.deps.db.updateTable('tenants').set({ max_clients: max }).where('id', '=', tenantId).execute();
-}
-
-async function create(agent: Agent, tenantId: string, body: Record<string, unknown>) {
-  const res = await agent.post(url(tenantId), { status: 'active', ...body });
-  if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
-  return res.data;
-}
+import { clientsUrl, createClient, setMaxClients } from '../../test/clients.ts';
 
 describeEachDatabase('clients API: the list', (t) => {
   describe('list: filter, search, sort, pages', () => {
@@ -34,7 +22,7 @@ describeEachDatabase('clients API: the list', (t) => {
       // Created in shuffled order so created-time order is not name order.
       const order = names.map((_, i) => (i * 7) % names.length);
       for (const i of order) {
-        await create(owner.agent, owner.tenantId, {
+        await createClient(owner.agent, owner.tenantId, {
           name: names[i],
           status: statusOf(i),
           contactName: i === 3 ? 'Dr. Wanda Wisdom' : `Contact ${i}`,
@@ -43,13 +31,13 @@ describeEachDatabase('clients API: the list', (t) => {
       }
       // Another tenant's look-alike that must never show up.
       const other = await registerOwner(env.app);
-      await create(other.agent, other.tenantId, { name: 'alpha Systems (other tenant)', contactName: 'Wanda' });
+      await createClient(other.agent, other.tenantId, { name: 'alpha Systems (other tenant)', contactName: 'Wanda' });
       ctx = { agent: owner.agent, tenantId: owner.tenantId };
       return ctx;
     };
     const list = async (query: string) => {
       const { agent, tenantId } = await seed();
-      const res = await agent.get(`${url(tenantId)}${query}`);
+      const res = await agent.get(`${clientsUrl(tenantId)}${query}`);
       expect(res.statusCode, res.body).toBe(200);
       return res.data as { items: Array<{ name: string; status: string; createdAt: string; id: string }>; total: number; page: number; pageSize: number };
     };
@@ -135,7 +123,7 @@ describeEachDatabase('clients API: the list', (t) => {
         ['?status=archived', 'status', null],
         [`?search=${'x'.repeat(101)}`, 'search', 'Search must be at most 100 characters'],
       ] as const) {
-        const res = await agent.get(`${url(tenantId)}${q}`);
+        const res = await agent.get(`${clientsUrl(tenantId)}${q}`);
         expect(res.statusCode, q).toBe(400);
         expect(Object.keys(res.data.error.fields), q).toEqual([field]);
         if (message) expect(res.data.error.message).toBe(message);

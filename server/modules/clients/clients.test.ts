@@ -1,20 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { clientPlanLimitMessage, isWebsite, normalizeTags } from '../../../contract/clients.ts';
-import { Agent, describeEachDatabase, type TestEnv } from '../../test/test-app.ts';
+import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, registerOwner } from '../../test/factories.ts';
-
-const url = (tenantId: string, clientId?: string) => `/api/tenants/${tenantId}/clients${clientId ? `/${clientId}` : ''}`;
-
-/** Raises a tenant's plan limit, as a plan change by a super admin would. */
-async function setMaxClients(env: TestEnv, tenantId: string, max: number) {
-  await env.deps.db.updateTable('tenants').set({ max_clients: max }).where('id', '=', tenantId).execute();
-}
-
-async function create(agent: Agent, tenantId: string, body: Record<string, unknown>) {
-  const res = await agent.post(url(tenantId), { status: 'active', ...body });
-  if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
-  return res.data;
-}
+import { clientsUrl, createClient, setMaxClients } from '../../test/clients.ts';
 
 describe('client rules (pure)', () => {
   it('accepts URL-like websites with optional http(s):// and www.', () => {
@@ -34,14 +22,14 @@ describeEachDatabase('clients API', (t) => {
   it('answers 401 without a session on every endpoint, before looking at the body', async () => {
     const { app } = t();
     const owner = await registerOwner(app);
-    const client = await create(owner.agent, owner.tenantId, { name: 'Guarded' });
+    const client = await createClient(owner.agent, owner.tenantId, { name: 'Guarded' });
     const anon = new Agent(app);
     for (const [method, path, body] of [
-      ['GET', url(owner.tenantId)],
-      ['POST', url(owner.tenantId), {}],
-      ['GET', url(owner.tenantId, client.id)],
-      ['PUT', url(owner.tenantId, client.id), { name: 'x', status: 'active' }],
-      ['DELETE', url(owner.tenantId, client.id)],
+      ['GET', clientsUrl(owner.tenantId)],
+      ['POST', clientsUrl(owner.tenantId), {}],
+      ['GET', clientsUrl(owner.tenantId, client.id)],
+      ['PUT', clientsUrl(owner.tenantId, client.id), { name: 'x', status: 'active' }],
+      ['DELETE', clientsUrl(owner.tenantId, client.id)],
     ] as const) {
       const res = await anon.request(method, path, body);
       expect(res.statusCode, `${method} ${path}`).toBe(401);
@@ -70,7 +58,7 @@ describeEachDatabase('clients API', (t) => {
       tags: [' vip ', 'VIP', 'backup', ''],
       customFields: { ' contract ': ' C-42 ', '': 'dropped', sla: '4h' },
     };
-    const res = await owner.agent.post(url(owner.tenantId), body);
+    const res = await owner.agent.post(clientsUrl(owner.tenantId), body);
     expect(res.statusCode).toBe(201);
     const c = res.data;
     expect(c).toMatchObject({
@@ -87,7 +75,7 @@ describeEachDatabase('clients API', (t) => {
     });
     expect(c.createdAt).toBe(c.updatedAt);
     expect(new Date(c.createdAt).toISOString()).toBe(c.createdAt);
-    const got = await owner.agent.get(url(owner.tenantId, c.id));
+    const got = await owner.agent.get(clientsUrl(owner.tenantId, c.id));
     expect(got.statusCode).toBe(200);
     expect(got.data).toEqual(c);
   });
@@ -95,7 +83,7 @@ describeEachDatabase('clients API', (t) => {
   it('stores only the name and status when nothing else is given, and empty optional fields as null', async () => {
     const { app } = t();
     const owner = await registerOwner(app);
-    const c = await create(owner.agent, owner.tenantId, { name: 'Bare', contactEmail: '', website: '', size: '', description: '   ' });
+    const c = await createClient(owner.agent, owner.tenantId, { name: 'Bare', contactEmail: '', website: '', size: '', description: '   ' });
     expect(c).toMatchObject({ description: null, contactEmail: null, website: null, size: null, tags: [], customFields: {} });
   });
 
@@ -104,11 +92,11 @@ describeEachDatabase('clients API', (t) => {
     const owner = await registerOwner(app);
     // The name, contact name and email are copied into the list indexes; they must fit a PostgreSQL index entry.
     const wide = { name: '界'.repeat(100), contactName: 'Ж'.repeat(100), contactEmail: `${'界'.repeat(120)}@${'界'.repeat(120)}.com`, status: 'active' };
-    const c = await create(owner.agent, owner.tenantId, wide);
+    const c = await createClient(owner.agent, owner.tenantId, wide);
     expect(c).toMatchObject({ name: wide.name, contactName: wide.contactName, contactEmail: wide.contactEmail });
-    const found = await owner.agent.get(`${url(owner.tenantId)}?search=${encodeURIComponent('жжж')}`);
+    const found = await owner.agent.get(`${clientsUrl(owner.tenantId)}?search=${encodeURIComponent('жжж')}`);
     expect(found.data.items.map((x: { id: string }) => x.id)).toEqual([c.id]);
-    const tooLong = await owner.agent.post(url(owner.tenantId), { ...wide, name: 'x'.repeat(101) });
+    const tooLong = await owner.agent.post(clientsUrl(owner.tenantId), { ...wide, name: 'x'.repeat(101) });
     expect(tooLong.statusCode).toBe(400);
     expect(tooLong.data.error.fields.name).toBe('Must be at most 100 characters');
   });
@@ -130,7 +118,7 @@ describeEachDatabase('clients API', (t) => {
       search_text: 'zzz',
       isAdmin: true,
     };
-    const res = await owner.agent.post(url(owner.tenantId), { name: 'Honest', status: 'active', ...forged });
+    const res = await owner.agent.post(clientsUrl(owner.tenantId), { name: 'Honest', status: 'active', ...forged });
     expect(res.statusCode).toBe(201);
     expect(res.data.id).not.toBe('forged-id');
     expect(res.data).toMatchObject({ tenantId: owner.tenantId, createdBy: owner.userId, createdByName: 'Olivia Owner' });
@@ -141,7 +129,7 @@ describeEachDatabase('clients API', (t) => {
     expect(row.search_text).not.toContain('zzz');
     expect(await env.deps.db.selectFrom('clients').select('id').where('tenant_id', '=', other.tenantId).execute()).toEqual([]);
 
-    const upd = await owner.agent.put(url(owner.tenantId, res.data.id), { name: 'Honest Ltd', status: 'inactive', ...forged });
+    const upd = await owner.agent.put(clientsUrl(owner.tenantId, res.data.id), { name: 'Honest Ltd', status: 'inactive', ...forged });
     expect(upd.statusCode).toBe(200);
     expect(upd.data).toMatchObject({ id: res.data.id, tenantId: owner.tenantId, createdBy: owner.userId, createdAt: res.data.createdAt, name: 'Honest Ltd' });
     expect(upd.data.updatedAt >= res.data.updatedAt).toBe(true);
@@ -179,14 +167,14 @@ describeEachDatabase('clients API', (t) => {
       it(`refuses ${what} with '${message}'`, async () => {
         const { app } = t();
         const owner = await registerOwner(app);
-        const existing = await create(owner.agent, owner.tenantId, { name: 'Existing' });
-        for (const res of [await owner.agent.post(url(owner.tenantId), body), await owner.agent.put(url(owner.tenantId, existing.id), body)]) {
+        const existing = await createClient(owner.agent, owner.tenantId, { name: 'Existing' });
+        for (const res of [await owner.agent.post(clientsUrl(owner.tenantId), body), await owner.agent.put(clientsUrl(owner.tenantId, existing.id), body)]) {
           expect(res.statusCode).toBe(400);
           expect(res.data.error).toMatchObject({ code: 'validation_failed', message });
           expect(res.data.error.fields[field]).toBe(message);
         }
         // Nothing was stored or changed.
-        const list = await owner.agent.get(url(owner.tenantId));
+        const list = await owner.agent.get(clientsUrl(owner.tenantId));
         expect(list.data.items.map((c: { name: string }) => c.name)).toEqual(['Existing']);
       });
     }
@@ -194,7 +182,7 @@ describeEachDatabase('clients API', (t) => {
     it('reports every failing field, the first one (in the spec’s order) as the message', async () => {
       const { app } = t();
       const owner = await registerOwner(app);
-      const res = await owner.agent.post(url(owner.tenantId), { contactEmail: 'bad', website: 'bad', size: 'huge' });
+      const res = await owner.agent.post(clientsUrl(owner.tenantId), { contactEmail: 'bad', website: 'bad', size: 'huge' });
       expect(res.statusCode).toBe(400);
       expect(res.data.error.message).toBe('Client name is required');
       expect(res.data.error.fields).toEqual({
@@ -212,7 +200,7 @@ describeEachDatabase('clients API', (t) => {
       const sizes = ['small', 'medium', 'large', 'enterprise'];
       const sites = ['globex.example', 'www.globex.example', 'http://globex.example/contact', 'https://www.globex.example'];
       for (let i = 0; i < 4; i++) {
-        const c = await create(owner.agent, owner.tenantId, { name: `Sized ${i}`, size: sizes[i], website: sites[i] });
+        const c = await createClient(owner.agent, owner.tenantId, { name: `Sized ${i}`, size: sizes[i], website: sites[i] });
         expect(c).toMatchObject({ size: sizes[i], website: sites[i] });
       }
     });
@@ -223,67 +211,67 @@ describeEachDatabase('clients API', (t) => {
     const owner = await registerOwner(env.app);
     const user = await addMember(env.deps, env.app, owner.tenantId, 'user');
     const admin = await addMember(env.deps, env.app, owner.tenantId, 'admin');
-    const byOwner = await create(owner.agent, owner.tenantId, { name: 'Made by owner' });
-    const byUser = await create(user.agent, owner.tenantId, { name: 'Made by user' });
+    const byOwner = await createClient(owner.agent, owner.tenantId, { name: 'Made by owner' });
+    const byUser = await createClient(user.agent, owner.tenantId, { name: 'Made by user' });
     expect(byUser.createdBy).toBe(user.userId);
-    const edited = await user.agent.put(url(owner.tenantId, byOwner.id), { name: 'Edited by user', status: 'inactive' });
+    const edited = await user.agent.put(clientsUrl(owner.tenantId, byOwner.id), { name: 'Edited by user', status: 'inactive' });
     expect(edited.statusCode).toBe(200);
     expect(edited.data).toMatchObject({ name: 'Edited by user', status: 'inactive', createdBy: owner.userId });
-    expect((await admin.agent.delete(url(owner.tenantId, byUser.id))).data).toEqual({ ok: true });
-    expect((await user.agent.delete(url(owner.tenantId, byOwner.id))).statusCode).toBe(200);
-    expect((await owner.agent.get(url(owner.tenantId))).data.total).toBe(0);
+    expect((await admin.agent.delete(clientsUrl(owner.tenantId, byUser.id))).data).toEqual({ ok: true });
+    expect((await user.agent.delete(clientsUrl(owner.tenantId, byOwner.id))).statusCode).toBe(200);
+    expect((await owner.agent.get(clientsUrl(owner.tenantId))).data.total).toBe(0);
   });
 
   it('answers 404 for another tenant, and for another tenant’s client exactly like a missing one', async () => {
     const env = t();
     const a = await registerOwner(env.app, { tenantName: 'Tenant A' });
     const b = await registerOwner(env.app, { tenantName: 'Tenant B' });
-    const bClient = await create(b.agent, b.tenantId, { name: 'B secret', contactEmail: 'secret@b.example' });
-    await create(a.agent, a.tenantId, { name: 'A visible' });
+    const bClient = await createClient(b.agent, b.tenantId, { name: 'B secret', contactEmail: 'secret@b.example' });
+    await createClient(a.agent, a.tenantId, { name: 'A visible' });
 
     // Through a's own tenant: b's client id is simply not there.
-    const missing = await a.agent.get(url(a.tenantId, 'no-such-client'));
+    const missing = await a.agent.get(clientsUrl(a.tenantId, 'no-such-client'));
     expect(missing.statusCode).toBe(404);
     expect(missing.data).toEqual({ error: { code: 'not_found', message: 'Client not found' } });
     for (const res of [
-      await a.agent.get(url(a.tenantId, bClient.id)),
-      await a.agent.put(url(a.tenantId, bClient.id), { name: 'Hijacked', status: 'inactive' }),
-      await a.agent.delete(url(a.tenantId, bClient.id)),
+      await a.agent.get(clientsUrl(a.tenantId, bClient.id)),
+      await a.agent.put(clientsUrl(a.tenantId, bClient.id), { name: 'Hijacked', status: 'inactive' }),
+      await a.agent.delete(clientsUrl(a.tenantId, bClient.id)),
     ]) {
       expect(res.statusCode).toBe(404);
       expect(res.data).toEqual(missing.data);
     }
     // Through b's tenant path: a is not a member, so the tenant answers like a tenant that does not exist.
-    const noTenant = await a.agent.get(url('no-such-tenant'));
+    const noTenant = await a.agent.get(clientsUrl('no-such-tenant'));
     expect(noTenant.statusCode).toBe(404);
     for (const res of [
-      await a.agent.get(url(b.tenantId)),
-      await a.agent.post(url(b.tenantId), { name: 'Planted', status: 'active' }),
-      await a.agent.get(url(b.tenantId, bClient.id)),
-      await a.agent.put(url(b.tenantId, bClient.id), { name: 'Hijacked', status: 'inactive' }),
-      await a.agent.delete(url(b.tenantId, bClient.id)),
+      await a.agent.get(clientsUrl(b.tenantId)),
+      await a.agent.post(clientsUrl(b.tenantId), { name: 'Planted', status: 'active' }),
+      await a.agent.get(clientsUrl(b.tenantId, bClient.id)),
+      await a.agent.put(clientsUrl(b.tenantId, bClient.id), { name: 'Hijacked', status: 'inactive' }),
+      await a.agent.delete(clientsUrl(b.tenantId, bClient.id)),
     ]) {
       expect(res.statusCode).toBe(404);
       expect(res.data).toEqual(noTenant.data);
     }
     // b's client is untouched, and b's list holds only b's client.
-    const still = await b.agent.get(url(b.tenantId, bClient.id));
+    const still = await b.agent.get(clientsUrl(b.tenantId, bClient.id));
     expect(still.data).toEqual(bClient);
-    const bList = await b.agent.get(url(b.tenantId));
+    const bList = await b.agent.get(clientsUrl(b.tenantId));
     expect(bList.data.items.map((c: { name: string }) => c.name)).toEqual(['B secret']);
-    const aSearch = await a.agent.get(`${url(a.tenantId)}?search=secret`);
+    const aSearch = await a.agent.get(`${clientsUrl(a.tenantId)}?search=secret`);
     expect(aSearch.data).toMatchObject({ items: [], total: 0 });
   });
 
   it('answers 404 with the spec text when the client was deleted meanwhile', async () => {
     const { app } = t();
     const owner = await registerOwner(app);
-    const c = await create(owner.agent, owner.tenantId, { name: 'Short-lived' });
-    expect((await owner.agent.delete(url(owner.tenantId, c.id))).statusCode).toBe(200);
+    const c = await createClient(owner.agent, owner.tenantId, { name: 'Short-lived' });
+    expect((await owner.agent.delete(clientsUrl(owner.tenantId, c.id))).statusCode).toBe(200);
     for (const res of [
-      await owner.agent.get(url(owner.tenantId, c.id)),
-      await owner.agent.put(url(owner.tenantId, c.id), { name: 'Back', status: 'active' }),
-      await owner.agent.delete(url(owner.tenantId, c.id)),
+      await owner.agent.get(clientsUrl(owner.tenantId, c.id)),
+      await owner.agent.put(clientsUrl(owner.tenantId, c.id), { name: 'Back', status: 'active' }),
+      await owner.agent.delete(clientsUrl(owner.tenantId, c.id)),
     ]) {
       expect(res.statusCode).toBe(404);
       expect(res.data.error.message).toBe('Client not found');
@@ -297,28 +285,28 @@ describeEachDatabase('clients API', (t) => {
       const tenant = await env.deps.db.selectFrom('tenants').select('max_clients').where('id', '=', owner.tenantId).executeTakeFirstOrThrow();
       expect(tenant.max_clients).toBe(10);
       const made = [];
-      for (let i = 0; i < 10; i++) made.push(await create(owner.agent, owner.tenantId, { name: `Client ${i}` }));
-      const over = await owner.agent.post(url(owner.tenantId), { name: 'One too many', status: 'active' });
+      for (let i = 0; i < 10; i++) made.push(await createClient(owner.agent, owner.tenantId, { name: `Client ${i}` }));
+      const over = await owner.agent.post(clientsUrl(owner.tenantId), { name: 'One too many', status: 'active' });
       expect(over.statusCode).toBe(403);
       expect(over.data).toEqual({ error: { code: 'plan_limit', message: 'Your plan allows at most 10 clients.' } });
       // Edits are still allowed at the limit; a freed place can be taken again.
-      expect((await owner.agent.put(url(owner.tenantId, made[0].id), { name: 'Renamed', status: 'active' })).statusCode).toBe(200);
-      await owner.agent.delete(url(owner.tenantId, made[1].id));
-      expect((await owner.agent.post(url(owner.tenantId), { name: 'Takes the place', status: 'active' })).statusCode).toBe(201);
-      expect((await owner.agent.get(url(owner.tenantId))).data.total).toBe(10);
+      expect((await owner.agent.put(clientsUrl(owner.tenantId, made[0].id), { name: 'Renamed', status: 'active' })).statusCode).toBe(200);
+      await owner.agent.delete(clientsUrl(owner.tenantId, made[1].id));
+      expect((await owner.agent.post(clientsUrl(owner.tenantId), { name: 'Takes the place', status: 'active' })).statusCode).toBe(201);
+      expect((await owner.agent.get(clientsUrl(owner.tenantId))).data.total).toBe(10);
     });
 
     it('follows the tenant’s own limit, and concurrent creates never overshoot it', async () => {
       const env = t();
       const owner = await registerOwner(env.app);
       await setMaxClients(env, owner.tenantId, 3);
-      await create(owner.agent, owner.tenantId, { name: 'First' });
-      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => owner.agent.post(url(owner.tenantId), { name: `Racer ${i}`, status: 'active' })));
+      await createClient(owner.agent, owner.tenantId, { name: 'First' });
+      const results = await Promise.all(Array.from({ length: 6 }, (_, i) => owner.agent.post(clientsUrl(owner.tenantId), { name: `Racer ${i}`, status: 'active' })));
       expect(results.filter((r) => r.statusCode === 201)).toHaveLength(2);
       const refused = results.filter((r) => r.statusCode === 403);
       expect(refused).toHaveLength(4);
       expect(refused[0].data.error.message).toBe('Your plan allows at most 3 clients.');
-      expect((await owner.agent.get(url(owner.tenantId))).data.total).toBe(3);
+      expect((await owner.agent.get(clientsUrl(owner.tenantId))).data.total).toBe(3);
     });
 
     it('counts each tenant separately', async () => {
@@ -326,10 +314,10 @@ describeEachDatabase('clients API', (t) => {
       const a = await registerOwner(env.app);
       const b = await registerOwner(env.app);
       await setMaxClients(env, a.tenantId, 1);
-      await create(b.agent, b.tenantId, { name: 'B one' });
-      await create(b.agent, b.tenantId, { name: 'B two' });
-      expect((await a.agent.post(url(a.tenantId), { name: 'A one', status: 'active' })).statusCode).toBe(201);
-      const over = await a.agent.post(url(a.tenantId), { name: 'A two', status: 'active' });
+      await createClient(b.agent, b.tenantId, { name: 'B one' });
+      await createClient(b.agent, b.tenantId, { name: 'B two' });
+      expect((await a.agent.post(clientsUrl(a.tenantId), { name: 'A one', status: 'active' })).statusCode).toBe(201);
+      const over = await a.agent.post(clientsUrl(a.tenantId), { name: 'A two', status: 'active' });
       expect(over.data.error.message).toBe('Your plan allows at most 1 client.');
     });
   });

@@ -2,7 +2,7 @@ import { sql, type Insertable, type Updateable } from 'kysely';
 import type { EscalationPolicy, EscalationPolicyInput, EscalationTimes, LaterLevel, Level1 } from '../../../contract/escalation.ts';
 import { chunks } from '../../db/bulk-insert.ts';
 import type { DB } from '../../db/database.ts';
-import { parseJson } from '../../db/database.ts';
+import { namedTenantRow, parseJson } from '../../db/database.ts';
 import type { EscalationPoliciesTable } from '../../db/schema.ts';
 
 export type PolicyRow = EscalationPoliciesTable;
@@ -25,11 +25,7 @@ export function policyColumns(input: EscalationPolicyInput) {
 export function toPolicy(row: PolicyRow): EscalationPolicy {
   const level = <T extends Level1>(json: string, fallback: T): T => ({ ...fallback, ...parseJson<Partial<T>>(json, {}) });
   return {
-    id: row.id,
-    tenantId: row.tenant_id,
-    name: row.name,
-    description: row.description,
-    isDefault: row.is_default === 1,
+    ...namedTenantRow(row),
     escalationTimes: parseJson<EscalationTimes>(row.escalation_times, { critical: 0, high: 0, medium: 0, low: 0, info: null }),
     level_1: level<Level1>(row.level_1, EMPTY_LEVEL),
     level_2: level<LaterLevel>(row.level_2, { ...EMPTY_LEVEL, timeAfterPrevious: 30 }),

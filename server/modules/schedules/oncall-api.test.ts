@@ -1,48 +1,19 @@
 import { expect, it } from 'vitest';
 import ICAL from 'ical.js';
-import { WEEKDAY_KEYS } from '../../../contract/schedules.ts';
-import { Agent, describeEachDatabase, type TestEnv } from '../../test/test-app.ts';
-import { addMember, registerOwner } from '../../test/factories.ts';
+import { Agent, describeEachDatabase } from '../../test/test-app.ts';
+import { addMember, registerTeam } from '../../test/factories.ts';
+import { createSchedule, everyDay, scheduleBody, scheduleUrl } from '../../test/schedules.ts';
 import { upcomingHandovers, whoIsOnCall } from './schedules.service.ts';
-
-const base = (tenantId: string) => `/api/tenants/${tenantId}/onCallSchedules`;
-const url = (tenantId: string, id: string, rest = '') => `${base(tenantId)}/${id}${rest}`;
-
-type ShiftBody = { startHour: number; endHour: number; primaryOnCall: string; secondaryOnCall?: string | null };
-const everyDay = (...shifts: ShiftBody[]) => Object.fromEntries(WEEKDAY_KEYS.map((k) => [k, shifts]));
-const body = (primary: string, extra: Record<string, unknown> = {}) => ({
-  name: 'Follow the sun',
-  description: 'Nights and days',
-  startTime: '2026-01-01',
-  endTime: '2026-12-31',
-  timeZone: 'America/New_York',
-  rotations: everyDay({ startHour: 0, endHour: 24, primaryOnCall: primary, secondaryOnCall: null }),
-  ...extra,
-});
-
-async function create(agent: Agent, tenantId: string, b: Record<string, unknown>) {
-  const res = await agent.post(base(tenantId), b);
-  if (res.statusCode !== 201) throw new Error(`create failed: ${res.statusCode} ${res.body}`);
-  return res.data;
-}
-
-/** An owner, an admin and a plain member of one tenant. */
-async function team(env: TestEnv) {
-  const owner = await registerOwner(env.app, { name: 'Olivia Owner' });
-  const admin = await addMember(env.deps, env.app, owner.tenantId, 'admin');
-  const user = await addMember(env.deps, env.app, owner.tenantId, 'user');
-  return { owner, admin, user, tenantId: owner.tenantId };
-}
 
 describeEachDatabase('who is on call, overrides and my on-call', (t) => {
   it('says who is on call at a moment, per schedule and for the tenant, with the next handover', async () => {
     const env = t();
-    const { owner, admin, user, tenantId } = await team(env);
+    const { owner, admin, user, tenantId } = await registerTeam(env);
     // Berlin, 2026-10-25 is the night the clocks go back: the 1–9 shift lasts 9 hours.
-    const s = await create(
+    const s = await createSchedule(
       owner.agent,
       tenantId,
-      body(owner.userId, {
+      scheduleBody(owner.userId, {
         name: 'Berlin',
         timeZone: 'Europe/Berlin',
         startTime: '2026-10-01',
@@ -54,7 +25,7 @@ describeEachDatabase('who is on call, overrides and my on-call', (t) => {
         ),
       }),
     );
-    const at = (iso: string) => owner.agent.get(`${url(tenantId, s.id, '/onCall')}?at=${encodeURIComponent(iso)}`);
+    const at = (iso: string) => owner.agent.get(`${scheduleUrl(tenantId, s.id, '/onCall')}?at=${encodeURIComponent(iso)}`);
     const night = await at('2026-10-25T01:30:00+00:00');
     expect(night.statusCode).toBe(200);
     expect(night.data).toEqual({
@@ -77,11 +48,11 @@ describeEachDatabase('who is on call, overrides and my on-call', (t) => {
     expect(await handovers('2026-10-25T07:00:00Z')).toEqual([{ tenantId, scheduleId: s.id, scheduleName: 'Berlin', at: Date.parse('2026-10-25T08:00:00Z'), primary: owner.userId }]);
     expect(await handovers('2026-10-25T09:00:00Z')).toEqual([]);
 
-    const bad = await owner.agent.get(`${url(tenantId, s.id, '/onCall')}?at=yesterday`);
+    const bad = await owner.agent.get(`${scheduleUrl(tenantId, s.id, '/onCall')}?at=yesterday`);
     expect(bad.statusCode).toBe(400);
     expect(bad.data.error.fields.at).toBe('at must be an ISO-8601 time');
 
-    await create(owner.agent, tenantId, body(owner.userId, { name: 'All day', isDefault: true }));
+    await createSchedule(owner.agent, tenantId, scheduleBody(owner.userId, { name: 'All day', isDefault: true }));
     const all = await owner.agent.get(`/api/tenants/${tenantId}/onCall?at=2026-10-25T01:30:00Z`);
     expect(all.data.at).toBe('2026-10-25T01:30:00.000Z');
     expect(all.data.items.map((i: { scheduleName: string; primary: string }) => [i.scheduleName, i.primary])).toEqual([
@@ -95,10 +66,10 @@ describeEachDatabase('who is on call, overrides and my on-call', (t) => {
 
   it('manages overrides: owners, admins and the replaced person create them; they win over the rotation', async () => {
     const env = t();
-    const { owner, admin, user, tenantId } = await team(env);
+    const { owner, admin, user, tenantId } = await registerTeam(env);
     const other = await addMember(env.deps, env.app, tenantId, 'user');
-    const s = await create(owner.agent, tenantId, body(user.userId, { timeZone: 'UTC', endTime: '2027-12-31' }));
-    const ovUrl = url(tenantId, s.id, '/overrides');
+    const s = await createSchedule(owner.agent, tenantId, scheduleBody(user.userId, { timeZone: 'UTC', endTime: '2027-12-31' }));
+    const ovUrl = scheduleUrl(tenantId, s.id, '/overrides');
     const range = { startsAt: '2027-01-01T00:00:00Z', endsAt: '2027-01-02T00:00:00Z' };
     // Validation texts of our own.
     for (const [b, field, message] of [
@@ -125,14 +96,14 @@ describeEachDatabase('who is on call, overrides and my on-call', (t) => {
     expect(byAdmin.statusCode).toBe(201);
     expect(byAdmin.data.startsAt).toBe('2027-01-01T05:00:00.000Z');
 
-    const at = async (iso: string) => (await user.agent.get(`${url(tenantId, s.id, '/onCall')}?at=${iso}`)).data;
+    const at = async (iso: string) => (await user.agent.get(`${scheduleUrl(tenantId, s.id, '/onCall')}?at=${iso}`)).data;
     expect(await at('2026-12-31T23:00:00Z')).toMatchObject({ primary: user.userId, shiftEndsAt: '2027-01-01T00:00:00.000Z' });
     expect(await at('2027-01-01T01:00:00Z')).toMatchObject({ primary: other.userId, shiftEndsAt: '2027-01-01T05:00:00.000Z' });
     expect(await at('2027-01-01T06:00:00Z')).toMatchObject({ primary: admin.userId, shiftEndsAt: '2027-01-01T08:00:00.000Z' });
     expect(await at('2027-01-02T00:00:00Z')).toMatchObject({ primary: user.userId });
 
     // The timeline shows them.
-    const tl = (await user.agent.get(`${url(tenantId, s.id, '/timeline')}?from=2027-01-01T12:00:00Z`)).data;
+    const tl = (await user.agent.get(`${scheduleUrl(tenantId, s.id, '/timeline')}?from=2027-01-01T12:00:00Z`)).data;
     expect(tl).toMatchObject({ scheduleId: s.id, timeZone: 'UTC', from: '2027-01-01T00:00:00.000Z', to: '2027-01-15T00:00:00.000Z', gaps: [] });
     expect(tl.segments.slice(0, 4).map((x: { start: string; primary: string; primaryOverride: boolean }) => [x.start, x.primary, x.primaryOverride])).toEqual([
       ['2027-01-01T00:00:00.000Z', other.userId, true],
@@ -155,11 +126,11 @@ describeEachDatabase('who is on call, overrides and my on-call', (t) => {
 
   it('lists coverage gaps on the 14-day timeline in the schedule’s zone', async () => {
     const env = t();
-    const { owner, tenantId } = await team(env);
+    const { owner, tenantId } = await registerTeam(env);
     const rotations = everyDay({ startHour: 0, endHour: 24, primaryOnCall: owner.userId });
     rotations['6'] = [{ startHour: 8, endHour: 24, primaryOnCall: owner.userId }];
-    const s = await create(owner.agent, tenantId, body(owner.userId, { timeZone: 'America/New_York', rotations }));
-    const tl = (await owner.agent.get(`${url(tenantId, s.id, '/timeline')}?from=2026-07-01T12:00:00Z`)).data;
+    const s = await createSchedule(owner.agent, tenantId, scheduleBody(owner.userId, { timeZone: 'America/New_York', rotations }));
+    const tl = (await owner.agent.get(`${scheduleUrl(tenantId, s.id, '/timeline')}?from=2026-07-01T12:00:00Z`)).data;
     expect(tl.from).toBe('2026-07-01T04:00:00.000Z');
     expect(tl.gaps).toEqual([
       { start: '2026-07-04T04:00:00.000Z', end: '2026-07-04T12:00:00.000Z', label: 'No one on call Sat 12 AM – 8 AM' },
@@ -169,29 +140,29 @@ describeEachDatabase('who is on call, overrides and my on-call', (t) => {
 
   it('shows a removed member’s shifts as theirs until edited, and refuses to save them again', async () => {
     const env = t();
-    const { owner, user, tenantId } = await team(env);
-    const s = await create(owner.agent, tenantId, body(user.userId, { timeZone: 'UTC' }));
+    const { owner, user, tenantId } = await registerTeam(env);
+    const s = await createSchedule(owner.agent, tenantId, scheduleBody(user.userId, { timeZone: 'UTC' }));
     await env.deps.db.deleteFrom('tenant_members').where('tenant_id', '=', tenantId).where('user_id', '=', user.userId).execute();
     const members = (await owner.agent.get(`/api/tenants/${tenantId}/onCallMembers`)).data.items.map((m: { userId: string }) => m.userId);
     expect(members).not.toContain(user.userId);
-    expect((await owner.agent.get(url(tenantId, s.id))).data.rotations['0'][0].primaryOnCall).toBe(user.userId);
+    expect((await owner.agent.get(scheduleUrl(tenantId, s.id))).data.rotations['0'][0].primaryOnCall).toBe(user.userId);
     // The card still names them (as 'Unknown User'), but the engine never pages someone who has left.
-    expect((await owner.agent.get(`${url(tenantId, s.id, '/onCall')}?at=2026-06-01T12:00:00Z`)).data.primary).toBe(user.userId);
+    expect((await owner.agent.get(`${scheduleUrl(tenantId, s.id, '/onCall')}?at=2026-06-01T12:00:00Z`)).data.primary).toBe(user.userId);
     expect(await whoIsOnCall(env.deps.db, tenantId, s.id, new Date('2026-06-01T12:00:00Z'))).toEqual({ primary: null, secondary: null, shiftEndsAt: '2026-06-02T00:00:00.000Z' });
-    const res = await owner.agent.put(url(tenantId, s.id), body(user.userId));
+    const res = await owner.agent.put(scheduleUrl(tenantId, s.id), scheduleBody(user.userId));
     expect(res.statusCode).toBe(400);
     expect(res.data.error.fields['rotations.0.0.primaryOnCall']).toBe('This person is not a member of this organization');
   });
 
   it('shows my next shifts and serves them as a calendar feed at a secret URL that can be renewed and revoked', async () => {
     const env = t();
-    const { owner, admin, tenantId } = await team(env);
+    const { owner, admin, tenantId } = await registerTeam(env);
     const today = new Date();
     const d = (days: number) => new Date(today.getTime() + days * 86_400_000).toISOString().slice(0, 10);
-    const s = await create(
+    const s = await createSchedule(
       owner.agent,
       tenantId,
-      body(owner.userId, {
+      scheduleBody(owner.userId, {
         name: 'Weekdays',
         timeZone: 'Europe/Berlin',
         startTime: d(-1),
@@ -234,7 +205,7 @@ describeEachDatabase('who is on call, overrides and my on-call', (t) => {
       else expect([berlinHour(e.startDate.toJSDate()), berlinHour(e.endDate.toJSDate())]).toEqual([9, 17]);
     }
     // Overrides are in it too.
-    const ov = await owner.agent.post(url(tenantId, s.id, '/overrides'), {
+    const ov = await owner.agent.post(scheduleUrl(tenantId, s.id, '/overrides'), {
       replacedUserId: owner.userId,
       userId: admin.userId,
       startsAt: new Date(today.getTime() + 10 * 86_400_000).toISOString(),

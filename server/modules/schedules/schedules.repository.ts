@@ -1,7 +1,7 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
 import { WEEKDAY_KEYS, type Override, type Rotations, type Schedule, type ScheduleInput } from '../../../contract/schedules.ts';
 import type { DB } from '../../db/database.ts';
-import { parseJson } from '../../db/database.ts';
+import { namedTenantRow, parseJson } from '../../db/database.ts';
 import type { CalendarFeedsTable, OncallOverridesTable, OncallSchedulesTable } from '../../db/schema.ts';
 import type { OverrideSpec, ScheduleSpec } from './oncall.ts';
 
@@ -25,11 +25,7 @@ function rotationsOf(row: Pick<OncallSchedulesTable, 'rotations'>): Rotations {
 
 export function toSchedule(row: OncallSchedulesTable): Schedule {
   return {
-    id: row.id,
-    tenantId: row.tenant_id,
-    name: row.name,
-    description: row.description,
-    isDefault: row.is_default === 1,
+    ...namedTenantRow(row),
     startTime: row.start_date,
     endTime: row.end_date,
     timeZone: row.time_zone,

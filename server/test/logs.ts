@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll } from 'vitest';
+import { buildApp, type BuiltApp } from '../app.ts';
+import { loadConfig } from '../config.ts';
+import type { Mailer } from '../notifications/mailer.ts';
+import { MemoryMailer, removeTestDatabase, type TestDatabase } from './test-app.ts';
+
+/** Every line the app's logger writes, kept in memory. */
+export class LogCapture extends Writable {
+  lines: string[] = [];
+  override _write(chunk: Buffer, _enc: string, done: () => void) {
+    this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    done();
+  }
+  get text() {
+    return this.lines.join('\n');
+  }
+}
+
+/**
+ * For the describe it is called in: an app whose logger writes into `log` (unlike `startTestApp`, whose app logs
+ * nothing), over a fresh database (a temp SQLite file, or a new PostgreSQL schema), built before its tests and closed,
+ * database removed, after them. `env` adds to the environment the config is loaded from; read the app with `built()`.
+ */
+export function useLoggedApp(db: TestDatabase, opts: { logLevel: string; mailer?: Mailer; env?: Record<string, string> }) {
+  const log = new LogCapture();
+  let built: BuiltApp | undefined;
+  let tmpDir: string | null = null;
+  const schema = db.name === 'postgres' ? `t_log_${randomBytes(4).toString('hex')}` : null;
+  beforeAll(async () => {
+    if (db.name === 'sqlite') tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-log-'));
+    const config = {
+      ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', ...opts.env }),
+      databaseUrl: tmpDir ? path.join(tmpDir, 'test.db') : db.url,
+      databaseSchema: schema,
+      webDir: null,
+      logLevel: opts.logLevel,
+    };
+    built = await buildApp(config, { mailer: opts.mailer ?? new MemoryMailer(), logger: { stream: log } });
+    await built.app.ready();
+  });
+  afterAll(async () => {
+    await built?.app.close();
+    await removeTestDatabase(db, { tmpDir, schema });
+  });
+  return {
+    log,
+    built() {
+      if (!built) throw new Error('logged app not started');
+      return built;
+    },
+  };
+}
