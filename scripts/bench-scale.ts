@@ -98,7 +98,8 @@ const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, 
 
 async function run(target: BenchTarget) {
   const fresh = freshDatabase(target);
-  const config = { ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', JOB_WORKER: 'false' }), databaseUrl: fresh.url, databaseSchema: fresh.schema, webDir: null, logLevel: 'silent' as const };
+  // The seeding (a million alerts, VACUUM ANALYZE) runs longer than any request may: no statement timeout.
+  const config = { ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', JOB_WORKER: 'false' }), databaseTimeoutMs: 0, databaseUrl: fresh.url, databaseSchema: fresh.schema, webDir: null, logLevel: 'silent' as const };
   const { app, deps } = await buildApp(config, { logger: false });
   await app.ready();
   try {

@@ -94,15 +94,24 @@ export async function buildApp(
 
   const onConnectionError = (err: Error) => app.log.warn({ err }, 'lost a database connection; it is replaced on next use');
   let handle: DatabaseHandle;
-  if (config.databaseSchema && /^postgres/.test(config.databaseUrl)) {
+  const searchPath = config.databaseSchema ?? undefined;
+  if (/^postgres/.test(config.databaseUrl)) {
+    // Migrations (an index over a million alerts) may take longer than any request may: they run on a connection of
+    // their own without the statement timeout.
     const boot = openDatabase(config.databaseUrl, { poolSize: 1, onConnectionError });
-    await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(boot.db);
+    if (config.databaseSchema) await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(boot.db);
     await boot.close();
-    handle = openDatabase(config.databaseUrl, { searchPath: config.databaseSchema, onConnectionError });
+    const migrating = openDatabase(config.databaseUrl, { poolSize: 1, searchPath, onConnectionError });
+    try {
+      await migrate(migrating.db, config.databaseSchema);
+    } finally {
+      await migrating.close();
+    }
+    handle = openDatabase(config.databaseUrl, { searchPath, onConnectionError, timeoutMs: config.databaseTimeoutMs });
   } else {
     handle = openDatabase(config.databaseUrl, { onConnectionError });
+    await migrate(handle.db, null);
   }
-  await migrate(handle.db, handle.dialect === 'postgres' ? config.databaseSchema : null);
   await seedDefaultPlans(handle.db);
   if (await ensureSuperAdmin(handle.db, config.admin)) app.log.info(`created super admin ${config.admin?.email}`);
   // Web push works out of the box: without VAPID_* the keys generated at first start are used.

@@ -6,6 +6,11 @@ export interface Config {
   databaseUrl: string;
   /** PostgreSQL schema to use (created when missing); tests give each file its own. */
   databaseSchema: string | null;
+  /**
+   * PostgreSQL: the longest a statement may run (server-side statement_timeout) and, a second later, the longest the
+   * server waits for an answer (a silent network drop): the request then answers 503. 0 turns both off. Default 5 s.
+   */
+  databaseTimeoutMs: number;
   port: number;
   host: string;
   /** Public base URL used in emails and OIDC redirects, e.g. https://alertdesk.example.com. */
@@ -63,6 +68,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     databaseUrl: env.DATABASE_URL ?? path.resolve('data', 'alertdesk.db'),
     databaseSchema: env.DATABASE_SCHEMA ?? null,
+    databaseTimeoutMs: Number(env.DATABASE_TIMEOUT_MS ?? 5_000),
     port,
     host: env.HOST ?? '0.0.0.0',
     publicUrl,

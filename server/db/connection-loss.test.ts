@@ -4,7 +4,8 @@ import pg from 'pg';
 import { describeEachDatabase, startTestApp, testDatabases, type TestEnv } from '../test/test-app.ts';
 import { registerOwner } from '../test/factories.ts';
 import { createIntegration, ingest, pdTrigger, sleep } from '../test/alerts.ts';
-import { applicationName } from './database.ts';
+import { sql } from 'kysely';
+import { applicationName, isDatabaseUnavailable } from './database.ts';
 
 /**
  * A TCP hop between the server and PostgreSQL that a test can cut and restore: the database "goes away" the way it
@@ -14,6 +15,10 @@ class CuttableProxy {
   private server: net.Server;
   private sockets = new Set<net.Socket>();
   private cut = false;
+  /** When set, a new connection is answered the way PostgreSQL refuses one: an ErrorResponse with this SQLSTATE. */
+  private refuseWith: { code: string; message: string } | null = null;
+  /** When set, nothing passes any more and nothing is refused: packets dropped on the floor. */
+  private silent = false;
   port = 0;
 
   constructor(
@@ -22,6 +27,21 @@ class CuttableProxy {
   ) {
     this.server = net.createServer((client) => {
       if (this.cut) return client.destroy();
+      if (this.silent) {
+        client.on('error', () => {});
+        this.sockets.add(client);
+        client.on('close', () => this.sockets.delete(client));
+        return;
+      }
+      const refusal = this.refuseWith;
+      if (refusal) {
+        client.on('error', () => {});
+        this.sockets.add(client);
+        client.on('close', () => this.sockets.delete(client));
+        // After the client's startup packet, as PostgreSQL does (protocol 3: 'E', length, fields, terminator).
+        client.once('data', () => client.end(postgresError(refusal.code, refusal.message)));
+        return;
+      }
       const upstream = net.connect(this.targetPort, this.targetHost);
       for (const s of [client, upstream]) {
         this.sockets.add(s);
@@ -44,11 +64,35 @@ class CuttableProxy {
   }
   up() {
     this.cut = false;
+    this.refuseWith = null;
+    if (this.silent) for (const s of this.sockets) s.destroy();
+    this.silent = false;
+  }
+  /** Open connections stop carrying anything and new ones get no answer, with no reset: a silent network drop. */
+  silence() {
+    this.silent = true;
+    for (const s of this.sockets) {
+      s.unpipe();
+      s.pause();
+    }
+  }
+  /** Resets every open connection; new ones are refused by "PostgreSQL" with `code` (shutdown, start-up, overload…). */
+  refuse(code: string, message: string) {
+    this.refuseWith = { code, message };
+    for (const s of this.sockets) s.destroy();
   }
   async close() {
     this.down();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
+}
+
+/** A FATAL ErrorResponse message of the PostgreSQL wire protocol. */
+function postgresError(code: string, message: string) {
+  const fields = Buffer.concat([...[['S', 'FATAL'], ['V', 'FATAL'], ['C', code], ['M', message]].map(([k, v]) => Buffer.from(`${k}${v}\0`)), Buffer.from('\0')]);
+  const length = Buffer.alloc(4);
+  length.writeInt32BE(fields.length + 4);
+  return Buffer.concat([Buffer.from('E'), length, fields]);
 }
 
 const postgres = testDatabases().find((d) => d.name === 'postgres');
@@ -90,7 +134,8 @@ describe.runIf(postgres)('database connection loss [postgres]', () => {
     const viaProxy = new URL(postgres!.url);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    env = await startTestApp({ name: 'postgres', url: viaProxy.toString() });
+    // A short statement timeout, so the silent-drop test waits 1.5 s rather than the default 6.
+    env = await startTestApp({ name: 'postgres', url: viaProxy.toString() }, { databaseTimeoutMs: 500 });
     admin = new pg.Client({ connectionString: postgres!.url });
     await admin.connect();
     const owner = await registerOwner(env.app);
@@ -138,6 +183,61 @@ describe.runIf(postgres)('database connection loss [postgres]', () => {
     const res = await ingest(env!.app, '/v2/enqueue', pdTrigger(key, { dedup_key: 'after-idle-kill' }));
     expect(res.statusCode).toBe(202);
     expect((await storedDedupKeys(env!, tenantId)).has('after-idle-kill')).toBe(true);
+  });
+
+  it('answers 503 within the timeout when the network drops packets silently, and recovers when it is back', async () => {
+    const owner = await registerOwner(env!.app);
+    // Warm connections in the pool, which then go silent mid-use.
+    expect((await owner.agent.get(`/api/tenants/${owner.tenantId}/alerts`)).statusCode).toBe(200);
+    proxy.silence();
+    try {
+      const started = Date.now();
+      const [event, list] = await Promise.all([
+        ingest(env!.app, '/v2/enqueue', pdTrigger(key, { dedup_key: 'silent-drop' })),
+        owner.agent.get(`/api/tenants/${owner.tenantId}/alerts`),
+      ]);
+      const took = Date.now() - started;
+      expect(event.statusCode).toBe(503);
+      expect(event.headers['retry-after']).toBe('5');
+      expect(list.statusCode).toBe(503);
+      // The statement timeout (0.5 s) plus a second for the answer, or the 5 s connection timeout for a new connection.
+      expect(took).toBeLessThan(6_500);
+    } finally {
+      proxy.up();
+    }
+    // The connections that went silent were dropped, not handed out again: the next requests work.
+    for (let i = 0; i < 12; i++) expect((await owner.agent.get(`/api/tenants/${owner.tenantId}/alerts`)).statusCode).toBe(200);
+    expect((await ingest(env!.app, '/v2/enqueue', pdTrigger(key, { dedup_key: 'silent-drop' }))).statusCode).toBe(202);
+  });
+
+  it('answers 503 when a statement runs past the statement timeout', async () => {
+    const res = await env!.app.inject({ method: 'GET', url: '/api/health' });
+    expect(res.statusCode).toBe(200);
+    await expect(sql`select pg_sleep(2)`.execute(env!.deps.db)).rejects.toSatisfy((err: unknown) => isDatabaseUnavailable(err));
+  });
+
+  it.each([
+    ['55000', 'database "test" is not currently accepting connections'],
+    ['53300', 'sorry, too many clients already'],
+    ['57P01', 'terminating connection due to administrator command'],
+    ['57P02', 'terminating connection due to crash of another server process'],
+    ['57P03', 'the database system is starting up'],
+  ])('answers 503 with Retry-After, never 500, while PostgreSQL refuses connections with %s', async (code, message) => {
+    const owner = await registerOwner(env!.app);
+    proxy.refuse(code, message);
+    try {
+      const event = await ingest(env!.app, '/v2/enqueue', pdTrigger(key, { dedup_key: `refused-${code}` }));
+      expect(event.statusCode).toBe(503);
+      expect(event.headers['retry-after']).toBe('5');
+      const list = await owner.agent.get(`/api/tenants/${owner.tenantId}/alerts`);
+      expect(list.statusCode).toBe(503);
+      expect(list.headers['retry-after']).toBe('5');
+      const signIn = await owner.agent.post('/api/auth/sign-in', { email: owner.email, password: owner.password });
+      expect(signIn.statusCode).toBe(503);
+    } finally {
+      proxy.up();
+    }
+    expect((await ingest(env!.app, '/v2/enqueue', pdTrigger(key, { dedup_key: `refused-${code}` }))).statusCode).toBe(202);
   });
 
   it('answers 503 while the database is away, tells the truth in /api/health, and recovers alone when it returns', async () => {

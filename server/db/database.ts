@@ -23,18 +23,31 @@ pg.types.setTypeParser(20, (v) => Number(v));
 /** Opens the database named by DATABASE_URL: postgres://… for PostgreSQL, anything else is a SQLite file path. */
 export function openDatabase(
   url: string,
-  opts: { searchPath?: string; poolSize?: number; onConnectionError?: (err: Error) => void } = {},
+  opts: {
+    searchPath?: string;
+    poolSize?: number;
+    onConnectionError?: (err: Error) => void;
+    /** Statement timeout (server side) and, a second later, the wait for an answer (client side); 0 or absent: none. */
+    timeoutMs?: number;
+  } = {},
 ): DatabaseHandle {
   if (/^postgres(ql)?:\/\//.test(url)) {
+    const timeout = opts.timeoutMs ?? 0;
+    const options = [opts.searchPath ? `-c search_path=${opts.searchPath}` : '', timeout > 0 ? `-c statement_timeout=${timeout}` : ''].filter(Boolean).join(' ');
     const pool = new pg.Pool({
       connectionString: url,
       max: opts.poolSize ?? 10,
       // While the database is away, a request waits at most this long for a connection, then answers 503.
       connectionTimeoutMillis: 5_000,
       idleTimeoutMillis: 30_000,
+      // A connection that went silent (packets dropped, no reset) is found out: by TCP keepalive when idle, and by
+      // the answer not coming within the statement timeout plus a second when a query is waiting on it.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      ...(timeout > 0 ? { query_timeout: timeout + 1_000 } : {}),
       // Names our connections in pg_stat_activity (per schema, so an operator or a test can tell instances apart).
       application_name: applicationName(opts.searchPath),
-      ...(opts.searchPath ? { options: `-c search_path=${opts.searchPath}` } : {}),
+      ...(options ? { options } : {}),
     });
     // A pooled connection whose backend goes away (failover, pg_terminate_backend, a proxy's idle timeout) emits
     // 'error'; unheard, that event kills the process. Idle ones are reported by the pool, checked-out ones by the
@@ -68,11 +81,25 @@ export function openDatabase(
 export function withCallbackQueries(pool: pg.Pool): PostgresPool {
   const wrappers = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   const wrap = (client: pg.PoolClient): PostgresPoolClient => {
+    // A connection whose answer did not come in time is given up: released with the error, the pool closes it
+    // instead of handing it out again with the lost query still in its queue.
+    let lost: Error | undefined;
     function query(text: string | pg.Submittable, values: readonly unknown[] = []) {
       if (typeof text !== 'string') return client.query(text); // a cursor
-      return new Promise<pg.QueryResult>((resolve, reject) => client.query(text, values as unknown[], (err, res) => (err ? reject(err) : resolve(res))));
+      return new Promise<pg.QueryResult>((resolve, reject) =>
+        client.query(text, values as unknown[], (err, res) => {
+          if (err && err.message === QUERY_READ_TIMEOUT) lost = err;
+          return err ? reject(err) : resolve(res);
+        }),
+      );
     }
-    return { query: query as unknown as PostgresPoolClient['query'], release: () => client.release() };
+    return {
+      query: query as unknown as PostgresPoolClient['query'],
+      release: () => {
+        client.release(lost);
+        if (lost) wrappers.delete(client);
+      },
+    };
   };
   return {
     async connect() {
@@ -151,7 +178,12 @@ export async function ping(db: DB, timeoutMs = 2_000): Promise<boolean> {
 const PG_UNAVAILABLE = /^(08...|57P0[1-3]|53300|25006)$/;
 const NET_UNAVAILABLE = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH']);
 const SQLITE_UNAVAILABLE = /^SQLITE_(BUSY|LOCKED|IOERR|FULL|READONLY|CANTOPEN)/;
+/** What pg says when no answer came within query_timeout. */
+const QUERY_READ_TIMEOUT = 'Query read timeout';
 const PG_CLIENT_MESSAGES = [
+  QUERY_READ_TIMEOUT,
+  // statement_timeout (57014 is also a cancel by an operator, which is no outage).
+  'canceling statement due to statement timeout',
   'Connection terminated',
   'timeout exceeded when trying to connect',
   'Client has encountered a connection error and is not queryable',
@@ -170,6 +202,8 @@ export function isDatabaseUnavailable(err: unknown): boolean {
     if (typeof code === 'string' && (PG_UNAVAILABLE.test(code) || NET_UNAVAILABLE.has(code) || SQLITE_UNAVAILABLE.test(code))) return true;
     const message = (e as { message?: unknown }).message;
     if (typeof message === 'string' && PG_CLIENT_MESSAGES.some((m) => message.includes(m))) return true;
+    // 55000 is a general "object not in prerequisite state"; only the database refusing connections is an outage.
+    if (code === '55000' && typeof message === 'string' && /not currently accepting connections/.test(message)) return true;
   }
   return false;
 }
