@@ -6,10 +6,30 @@
 export const REDACTED = '[redacted]';
 
 /**
- * Path segments that carry a secret: an integration key (ingestion URLs), an invitation token (API and page), a
- * calendar feed's secret, an acknowledge link's token (API and page).
+ * The segments a secret follows in a path: an integration key (ingestion URLs), an invitation token (API and page), a
+ * calendar feed's secret, an acknowledge link's token (API and page). Compared decoded and lowercased, as a router
+ * that decodes `%65vents` to `events` would route it.
  */
-const SECRET_SEGMENT = /(\/(?:ingest\/(?:alertmanager|events)|v2\/enqueue|invitations|calendarFeeds|ack)\/)[^/?#]+/gi;
+const SECRET_AFTER = [['ingest', 'alertmanager'], ['ingest', 'events'], ['v2', 'enqueue'], ['invitations'], ['calendarfeeds'], ['ack']];
+
+const decodedSegment = (segment: string) => {
+  try {
+    return decodeURIComponent(segment).toLowerCase();
+  } catch {
+    return segment.toLowerCase();
+  }
+};
+
+/** A path with the segment after each secret-bearing prefix replaced, however the prefix was percent-encoded. */
+function redactPath(path: string): string {
+  const raw = path.split('/');
+  const decoded = raw.map(decodedSegment);
+  for (let i = 1; i < raw.length; i++) {
+    if (raw[i] === '') continue;
+    if (SECRET_AFTER.some((prefix) => prefix.every((word, k) => decoded[i - prefix.length + k] === word))) raw[i] = REDACTED;
+  }
+  return raw.join('/');
+}
 /** Query parameters that carry a secret: reset and invitation tokens, OIDC codes and state, keys sent as parameters. */
 const SECRET_PARAM = /^(?:token|code|state|key|routing_key|integration_key|api_key|apikey|password|secret|access_token|id_token|refresh_token|session)$/i;
 
@@ -21,7 +41,7 @@ export function redactUrl(url: string): string {
   const hash = url.indexOf('#');
   if (hash >= 0) url = url.slice(0, hash);
   const q = url.indexOf('?');
-  const pathPart = (q < 0 ? url : url.slice(0, q)).replace(SECRET_SEGMENT, `$1${REDACTED}`);
+  const pathPart = redactPath(q < 0 ? url : url.slice(0, q));
   if (q < 0) return pathPart;
   return `${pathPart}?${redactQuery(url.slice(q + 1))}`;
 }

@@ -30,6 +30,11 @@ for (const db of testDatabases()) {
       await app.inject({ method: 'GET', url: `/reset-password?token=${token}&welcome=1` });
       await app.inject({ method: 'GET', url: `/api/auth/oidc/callback?code=${code}&state=${token}` });
       await app.inject({ method: 'GET', url: '/api/me', headers: { authorization: `Bearer ${key}`, cookie: `alertdesk_session=${token}` } });
+      // Percent-encoded paths that the router decodes to the same routes.
+      expect((await ingest(app, `/api/ingest/%65vents/${key}`, { title: 'Encoded path' })).statusCode).toBe(202);
+      await app.inject({ method: 'GET', url: `/api/calendar%46eeds/${token}.ics` });
+      await app.inject({ method: 'GET', url: `/api/%61ck/${token}` });
+      await app.inject({ method: 'GET', url: `/%69nvitations/${token}` });
 
       const text = log.text;
       expect(log.lines.length).toBeGreaterThan(10);
@@ -49,6 +54,10 @@ for (const db of testDatabases()) {
           '/reset-password?token=[redacted]&welcome=1',
           '/api/auth/oidc/callback?code=[redacted]&state=[redacted]',
           '/api/ingest/events?routing_key=[redacted]',
+          '/api/ingest/%65vents/[redacted]',
+          '/api/calendar%46eeds/[redacted]',
+          '/api/%61ck/[redacted]',
+          '/%69nvitations/[redacted]',
         ]),
       );
       // Other URLs stay as they were: ids are not secrets and make the log useful.
