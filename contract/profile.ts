@@ -15,6 +15,7 @@ export const PROFILE_MSG = {
   phoneRequiredForSms: 'A phone number is required for SMS notifications',
   tagRequired: 'Tag cannot be empty',
   pushSubscriptionInvalid: 'Invalid push subscription',
+  pushEndpointNotPublic: 'The push service of this subscription is not at a public address',
 } as const;
 
 export const PRIORITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;

@@ -33,6 +33,11 @@ export interface Config {
   vapid: { publicKey: string; privateKey: string; subject: string } | null;
   /** The VAPID `sub` claim: VAPID_SUBJECT, else the public URL when https, else a mailto: of MAIL_FROM. */
   vapidSubject: string;
+  /**
+   * Hosts, addresses or CIDR ranges of push services that may be spoken to although they are not public
+   * (PUSH_ALLOWED_HOSTS, comma-separated): by default only public addresses are.
+   */
+  pushAllowedHosts: string[];
   /** SMS through a Twilio-compatible Messages API; null turns the sms channel off. */
   sms: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
   /** Run the job worker (escalation steps, deliveries) in this process; tests drive it by hand instead. */
@@ -102,6 +107,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     jobWorker: env.JOB_WORKER !== 'false',
+    pushAllowedHosts: (env.PUSH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     signInLimit: {
       perAccount: Number(env.SIGNIN_LIMIT_ACCOUNT ?? 5),
       perIp: Number(env.SIGNIN_LIMIT_IP ?? 30),

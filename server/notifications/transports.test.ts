@@ -74,7 +74,7 @@ describe('delivery transports against local providers', () => {
   afterAll(async () => smtp?.close());
 
   it('mails through a real SMTP server', async () => {
-    const t = createTransports({ sms: null }, vapid, createMailer({ smtpUrl: smtp.url, from: 'Alertdesk <pager@alertdesk.test>', log: { info: () => {} } }));
+    const t = createTransports({ sms: null, pushAllowedHosts: [] }, vapid, createMailer({ smtpUrl: smtp.url, from: 'Alertdesk <pager@alertdesk.test>', log: { info: () => {} } }));
     await t.email({ to: 'oncall@example.com', subject: '[CRITICAL] Disk full', text: 'Acknowledge: http://localhost:3000/ack/abc' });
     expect(smtp.received.at(-1)!.to).toEqual(['oncall@example.com']);
     expect(smtp.text()).toContain('Subject: [CRITICAL] Disk full');
@@ -84,12 +84,12 @@ describe('delivery transports against local providers', () => {
   it('pushes with a VAPID signature and a payload only the subscriber can decrypt; a gone subscription is reported', async () => {
     const tls = selfSigned();
     const push = await fakeProvider((r) => ({ status: r.url.endsWith('/gone') ? 410 : 201 }), tls);
-    const pushAgent = new https.Agent({ ca: tls.cert });
     try {
       const subscriber = createECDH('prime256v1');
       subscriber.generateKeys();
       const auth = randomBytes(16);
-      const t = createTransports({ sms: null }, vapid, { send: async () => {} }, { pushAgent });
+      // The local stand-in is on 127.0.0.1: allowed by the operator's list, as a push service inside the network would be.
+      const t = createTransports({ sms: null, pushAllowedHosts: ['127.0.0.1'] }, vapid, { send: async () => {} }, { pushCa: tls.cert });
       const payload = JSON.stringify({ title: '[CRITICAL] Disk full', alertId: 'a-1', ackToken: 'tok' });
       await t.push({ endpoint: `${push.url}/push/sub-1`, p256dh: b64url(subscriber.getPublicKey()), auth: b64url(auth) }, payload);
       const req = push.received[0];
@@ -114,11 +114,30 @@ describe('delivery transports against local providers', () => {
     }
   });
 
+  it('refuses push services that are not at a public address before connecting, and removes such subscriptions', async () => {
+    const tls = selfSigned();
+    const push = await fakeProvider(() => ({ status: 201 }), tls);
+    try {
+      const t = createTransports({ sms: null, pushAllowedHosts: [] }, vapid, { send: async () => {} }, { pushCa: tls.cert });
+      const keys = { p256dh: b64url(createECDH('prime256v1').generateKeys()), auth: b64url(randomBytes(16)) };
+      const port = new URL(push.url).port;
+      for (const endpoint of [`${push.url}/push/sub-1`, `https://localhost:${port}/push/sub-1`, `https://[::1]:${port}/push/sub-1`, `https://[::ffff:127.0.0.1]:${port}/push/sub-1`]) {
+        const err = await t.push({ endpoint, ...keys }, '{}').catch((e: unknown) => e);
+        expect(err, endpoint).toBeInstanceOf(DeliveryError);
+        expect(err, endpoint).toMatchObject({ permanent: true, gone: true, message: expect.stringMatching(/^push: refused: .* is not a public address$/) });
+      }
+      // Nothing reached the service.
+      expect(push.received).toEqual([]);
+    } finally {
+      await push.close();
+    }
+  });
+
   it('sends SMS through a Twilio-compatible API, retrying server errors but not refusals', async () => {
     let next = { status: 201, json: { sid: 'SM123' } as unknown };
     const api = await fakeProvider(() => next);
     try {
-      const t = createTransports({ sms: { apiUrl: api.url, accountSid: 'AC1', authToken: 'secret', from: '+15550000000' } }, vapid, { send: async () => {} });
+      const t = createTransports({ sms: { apiUrl: api.url, accountSid: 'AC1', authToken: 'secret', from: '+15550000000' }, pushAllowedHosts: [] }, vapid, { send: async () => {} });
       const body = smsText('CRITICAL', 'Disk full on db-1', 'http://localhost:3000/ack/tok');
       expect(await t.sms!('+15551234567', body)).toEqual({ providerId: 'SM123' });
       const req = api.received[0];

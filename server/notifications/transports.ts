@@ -1,4 +1,3 @@
-import type https from 'node:https';
 import type { Config } from '../config.ts';
 import type { Transports } from './channel.ts';
 import { emailTransport } from './channels/email.ts';
@@ -8,11 +7,11 @@ import type { Mailer } from './mailer.ts';
 
 /** The real providers: SMTP through the mailer, Web Push with VAPID, SMS through a Twilio-compatible API. */
 export function createTransports(
-  config: Pick<Config, 'sms'>,
+  config: Pick<Config, 'sms' | 'pushAllowedHosts'>,
   vapid: Vapid,
   mailer: Mailer,
-  /** An agent for push services (tests: one trusting a local push service's own certificate). */
-  opts: { pushAgent?: https.Agent } = {},
+  /** Tests: the certificate of a local push service to trust. */
+  opts: { pushCa?: string | Buffer } = {},
 ): Transports {
-  return { email: emailTransport(mailer), push: pushTransport(vapid, opts.pushAgent), sms: smsTransport(config.sms) };
+  return { email: emailTransport(mailer), push: pushTransport(vapid, { allowedHosts: config.pushAllowedHosts, ca: opts.pushCa }), sms: smsTransport(config.sms) };
 }

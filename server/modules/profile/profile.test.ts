@@ -207,6 +207,12 @@ describeEachDatabase('profile and settings', (t) => {
     expect(bad.statusCode).toBe(400);
     expect(bad.data.error.message).toBe('Invalid push subscription');
     expect((await owner.agent.post('/api/userTokens', { token: { endpoint: 'https://push.example.com/x' } })).statusCode).toBe(400);
+    // The server POSTs to this URL on every page: nothing but a public address.
+    for (const endpoint of ['https://127.0.0.1/push', 'https://localhost:8443/push', 'https://169.254.169.254/latest/meta-data', 'https://10.0.0.5/push', 'https://[::1]/push']) {
+      const refused = await owner.agent.post('/api/userTokens', subscription(endpoint));
+      expect(refused.statusCode, endpoint).toBe(400);
+      expect(refused.data.error.fields).toEqual({ 'token.endpoint': 'The push service of this subscription is not at a public address' });
+    }
 
     const saved = await owner.agent.post('/api/userTokens', subscription('https://push.example.com/a'));
     expect(saved.statusCode).toBe(200);

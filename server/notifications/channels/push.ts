@@ -1,9 +1,10 @@
-import type https from 'node:https';
+import https from 'node:https';
 import webpush from 'web-push';
 import { PAGING_MSG } from '../../../contract/paging.ts';
 import type { DB } from '../../db/database.ts';
 import { serverKey } from '../../db/server-keys.ts';
 import { asDeliveryError, DeliveryError, type Channel, type Transports } from '../channel.ts';
+import { publicOnlyLookup, refusedHost } from '../public-address.ts';
 
 const transient = (status: number) => status === 408 || status === 429 || status >= 500;
 
@@ -20,22 +21,37 @@ export async function resolveVapid(db: DB, configured: Vapid | null, subject: st
   return { ...kept, subject };
 }
 
-/** Web Push with VAPID. 404/410 mean the subscription is gone; 408, 429 and 5xx are retried. */
-export function pushTransport(vapid: Vapid, agent?: https.Agent): Transports['push'] {
+/**
+ * Web Push with VAPID. 404/410 mean the subscription is gone; 408, 429 and 5xx are retried. Only push services at
+ * public addresses are spoken to (`public-address.ts`; `allowedHosts` are exempt): a subscription aimed elsewhere is
+ * refused before any connection and removed as gone.
+ */
+export function pushTransport(vapid: Vapid, opts: { allowedHosts?: readonly string[]; ca?: string | Buffer } = {}): Transports['push'] {
+  const allowed = opts.allowedHosts ?? [];
+  const agent = new https.Agent({ keepAlive: true, lookup: publicOnlyLookup(allowed) as never, ...(opts.ca ? { ca: opts.ca } : {}) });
   return async (target, payload) => {
+    let host: string;
+    try {
+      host = new URL(target.endpoint).hostname;
+    } catch {
+      throw new DeliveryError('push: the subscription has no valid endpoint', true, true);
+    }
+    const refused = refusedHost(allowed, host);
+    if (refused) throw new DeliveryError(`push: refused: ${refused}`, true, true);
     try {
       const res = await webpush.sendNotification({ endpoint: target.endpoint, keys: { p256dh: target.p256dh, auth: target.auth } }, payload, {
         vapidDetails: vapid,
         TTL: 3600,
         urgency: 'high',
         timeout: 10_000,
-        ...(agent ? { agent } : {}),
+        agent,
       });
       return { providerId: (res.headers?.location as string | undefined) ?? null };
     } catch (err) {
       const status = (err as { statusCode?: number }).statusCode;
       if (status === 404 || status === 410) throw new DeliveryError(`push: subscription gone (${status})`, true, true);
       if (typeof status === 'number') throw new DeliveryError(`push: the push service answered ${status}`, !transient(status));
+      if ((err as { code?: string }).code === 'ENOTPUBLIC') throw new DeliveryError(`push: refused: ${(err as Error).message}`, true, true);
       throw new DeliveryError(`push: ${(err as Error).message}`, false);
     }
   };
