@@ -41,6 +41,7 @@ export const APPROVAL_MSG = {
   notAuthorizedApprove: 'You are not authorized to approve this request',
   notAuthorizedReject: 'You are not authorized to reject this request',
   onlyCreatorCancel: 'Only the creator can cancel this request',
+  cannotApproveOwn: 'You cannot approve your own request',
   policyNotFound: 'Policy not found',
   delegationDisabled: 'Delegation is not enabled for this request type',
   notAuthorizedDelegate: 'You are not authorized to delegate this request',
@@ -155,6 +156,8 @@ export const ApprovalPolicyInput = z.object({
   notifyOnCreate: flag(true),
   notifyOnUpdate: flag(true),
   delegationEnabled: flag(true),
+  /** A requester who is the only approver of a level may approve their own request there (never while others could). */
+  selfApprovalAllowed: flag(false),
 });
 export type ApprovalPolicyInputBody = z.input<typeof ApprovalPolicyInput>;
 export type ApprovalPolicyInput = z.output<typeof ApprovalPolicyInput>;
@@ -175,6 +178,7 @@ export const ApprovalPolicy = z
     notifyOnCreate: z.boolean(),
     notifyOnUpdate: z.boolean(),
     delegationEnabled: z.boolean(),
+    selfApprovalAllowed: z.boolean(),
     createdAt: z.string(),
     updatedAt: z.string(),
   })

@@ -418,6 +418,7 @@ export interface ApprovalPoliciesTable {
   notify_on_create: number;
   notify_on_update: number;
   delegation_enabled: number;
+  self_approval_allowed: number;
   created_by: string | null;
   created_at: string;
   updated_at: string;

@@ -14,6 +14,7 @@ import * as m0012 from './0012_alert_text_search.ts';
 import * as m0013 from './0013_escalation_schedule.ts';
 import * as m0014 from './0014_lean_alert_indexes.ts';
 import * as m0015 from './0015_retire_escalation_jobs.ts';
+import * as m0016 from './0016_approval_self_approval.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013_escalation_schedule': m0013,
   '0014_lean_alert_indexes': m0014,
   '0015_retire_escalation_jobs': m0015,
+  '0016_approval_self_approval': m0016,
 };

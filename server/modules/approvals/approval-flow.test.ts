@@ -13,7 +13,7 @@ const ALL_LEVELS: ApprovalPolicyLevel[] = [
   { level: 'director', approvers: ['d1'], timeToExpire: 8 },
   { level: 'executive', approvers: ['e1'], timeToExpire: 4 },
 ];
-const policy = (over: Partial<FlowPolicy> = {}): FlowPolicy => ({ autoRejectOnExpire: true, notifyOnCreate: true, notifyOnUpdate: true, delegationEnabled: true, ...over });
+const policy = (over: Partial<FlowPolicy> = {}): FlowPolicy => ({ autoRejectOnExpire: true, notifyOnCreate: true, notifyOnUpdate: true, delegationEnabled: true, selfApprovalAllowed: false, ...over });
 
 function ok(result: FlowResult): Move {
   if (!result.ok) throw new Error(`refused: ${result.refusal}`);
@@ -194,6 +194,16 @@ describe('approval flow: who may, and in which order refusals come', () => {
     ['a current approver approves', created(), approve('m2'), policy(), 'applied'],
     ['the requester approves', created(), approve('req'), policy(), 'notApprover'],
     ['an approver of a later level approves', created(), approve('d1'), policy(), 'notApprover'],
+    // The requester who is also an approver of the level: not with another approver there, nor unless the policy allows it.
+    ...((): Case[] => {
+      const own = (approvers: string[]) => ({ ...created(), levels: created().levels.map((l, i) => (i === 0 ? { ...l, approvers } : l)) });
+      return [
+        ['the requester approves their own request beside another approver', own(['req', 'm1']), approve('req'), policy({ selfApprovalAllowed: true }), 'ownRequest'],
+        ['the requester, sole approver, approves with self-approval off', own(['req']), approve('req'), policy(), 'ownRequest'],
+        ['the requester, sole approver, approves with self-approval on', own(['req']), approve('req'), policy({ selfApprovalAllowed: true }), 'applied'],
+        ['the requester, one of the approvers, rejects their own request', own(['req', 'm1']), reject('req'), policy(), 'applied'],
+      ];
+    })(),
     ['a stranger rejects', created(), reject('x'), policy(), 'notApprover'],
     ['an approver cancels', created(), cancel('m1'), policy(), 'notCreator'],
     ['the requester cancels', created(), cancel('req'), policy(), 'applied'],

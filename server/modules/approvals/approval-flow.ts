@@ -1,5 +1,5 @@
 import { APPROVAL_MSG, type ApprovalHistoryEntry, type ApprovalLevel, type ApprovalPolicyLevel, type ApprovalStatus } from '../../../contract/approvals.ts';
-import { currentIndex, decidedEarlier, isCurrentApprover, mayCancel, mayDelegate } from './approvals.policy.ts';
+import { currentIndex, decidedEarlier, isCurrentApprover, mayApprove, mayCancel, mayDelegate } from './approvals.policy.ts';
 
 /**
  * How a request moves through its levels, without I/O: given the request as read, an action and the time, the state
@@ -25,6 +25,7 @@ export interface FlowPolicy {
   notifyOnCreate: boolean;
   notifyOnUpdate: boolean;
   delegationEnabled: boolean;
+  selfApprovalAllowed: boolean;
 }
 
 export interface FlowActor {
@@ -74,7 +75,7 @@ export interface Move extends Transition {
 /**
  * Why an action does not apply. pastExpiry: the request is pending past its expiry (it expires first); notPending:
  * already decided; movedOn: the caller decided an earlier level; policyMissing: the request's policy is gone;
- * notApprover / notCreator / delegationDisabled / delegateSelf / delegateUnavailable: the caller may not;
+ * notApprover / ownRequest / notCreator / delegationDisabled / delegateSelf / delegateUnavailable: the caller may not;
  * staleLevel / notDue: an expiry for a level the request has left, or before its time.
  */
 export type Refusal =
@@ -83,6 +84,7 @@ export type Refusal =
   | 'movedOn'
   | 'policyMissing'
   | 'notApprover'
+  | 'ownRequest'
   | 'notCreator'
   | 'delegationDisabled'
   | 'delegateSelf'
@@ -158,6 +160,7 @@ export function decide(request: FlowRequest, action: FlowAction, policy: FlowPol
   switch (action.kind) {
     case 'approve': {
       if (!isCurrentApprover(me, request)) return refuse('notApprover');
+      if (!mayApprove(me, request, policy.selfApprovalAllowed)) return refuse('ownRequest');
       levels[index] = { ...current, status: 'approved', approvedBy: me, approvedAt: at, comments: action.comment };
       const next = levels[index + 1];
       if (!next) return decided('approved', action.comment);

@@ -27,13 +27,24 @@ describe('approvals policy: what a caller may do', () => {
     ['the current approver, delegation off', 'd1', request(), false, { approve: true, reject: true, cancel: false, delegate: false }],
     ['an approver of the level passed', 'm1', request(), true, none],
     ['the requester', 'req', request(), true, { ...none, cancel: true }],
-    ['the requester who is also the current approver', 'd1', request({ createdBy: 'd1' }), true, { approve: true, reject: true, cancel: true, delegate: true }],
+    // The requester never approves their own request while someone else could decide the level, nor unless allowed.
+    ['the requester who is also the current approver', 'd1', request({ createdBy: 'd1' }), true, { approve: false, reject: true, cancel: true, delegate: true }],
     ['the current approver of a decided request', 'd1', request({ status: 'approved' }), true, none],
     ['the requester of a decided request', 'req', request({ status: 'rejected' }), true, none],
     ['someone else', 'x', request(), true, none],
     ['an approver, the stored level past the last', 'd1', request({ currentLevel: 5 }), true, { approve: true, reject: true, cancel: false, delegate: true }],
   ])('%s', (_who, userId, r, delegationEnabled, expected) => {
-    expect(abilitiesOf(userId, r, delegationEnabled)).toEqual(expected);
+    expect(abilitiesOf(userId, r, { delegationEnabled, selfApprovalAllowed: false })).toEqual(expected);
+  });
+
+  it.each<[string, string[], boolean, boolean]>([
+    ['the only approver, the policy allows it', ['d1'], true, true],
+    ['the only approver, the policy does not', ['d1'], false, false],
+    ['one of two approvers, the policy allows it', ['d1', 'd2'], true, false],
+  ])('the requester approving their own request: %s', (_case, approvers, selfApprovalAllowed, approve) => {
+    const r = request({ createdBy: 'd1' });
+    r.levels = r.levels.map((l, i) => (i === r.currentLevel ? { ...l, approvers } : l));
+    expect(abilitiesOf('d1', r, { delegationEnabled: true, selfApprovalAllowed }).approve).toBe(approve);
   });
 
   it.each<[string, number, boolean]>([

@@ -45,10 +45,23 @@ export function mayDelegate(userId: string, r: DecidableRequest, delegationEnabl
   return delegationEnabled && isCurrentApprover(userId, r);
 }
 
+/**
+ * A current approver approves, except the requester themselves: they may only where nobody else could decide the level
+ * and the policy allows it (a request is not waved through by the person asking).
+ */
+export function mayApprove(userId: string, r: DecidableRequest, selfApprovalAllowed: boolean): boolean {
+  if (!isCurrentApprover(userId, r)) return false;
+  return r.createdBy !== userId || (selfApprovalAllowed && approversNow(r).every((a) => a === userId));
+}
+
 /** What the caller may do with the request now (the screen's buttons; every action checks again). */
-export function abilitiesOf(userId: string, r: DecidableRequest, delegationEnabled: boolean) {
-  const decides = isCurrentApprover(userId, r);
-  return { approve: decides, reject: decides, cancel: mayCancel(userId, r), delegate: mayDelegate(userId, r, delegationEnabled) };
+export function abilitiesOf(userId: string, r: DecidableRequest, policy: { delegationEnabled: boolean; selfApprovalAllowed: boolean }) {
+  return {
+    approve: mayApprove(userId, r, policy.selfApprovalAllowed),
+    reject: isCurrentApprover(userId, r),
+    cancel: mayCancel(userId, r),
+    delegate: mayDelegate(userId, r, policy.delegationEnabled),
+  };
 }
 
 /**

@@ -31,6 +31,7 @@ export function policyColumns(input: ApprovalPolicyInput) {
     notify_on_create: input.notifyOnCreate ? 1 : 0,
     notify_on_update: input.notifyOnUpdate ? 1 : 0,
     delegation_enabled: input.delegationEnabled ? 1 : 0,
+    self_approval_allowed: input.selfApprovalAllowed ? 1 : 0,
   } satisfies Updateable<ApprovalPoliciesTable>;
 }
 
@@ -47,6 +48,7 @@ export function toPolicy(row: PolicyRow): ApprovalPolicy {
     notifyOnCreate: row.notify_on_create === 1,
     notifyOnUpdate: row.notify_on_update === 1,
     delegationEnabled: row.delegation_enabled === 1,
+    selfApprovalAllowed: row.self_approval_allowed === 1,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -152,7 +154,7 @@ export async function listRequests(db: DB, tenantId: string, userId: string, vie
     base()
       .innerJoin('approval_policies as p', 'p.id', 'r.policy_id')
       .selectAll('r')
-      .select('p.delegation_enabled')
+      .select(['p.delegation_enabled', 'p.self_approval_allowed'])
       .orderBy('r.created_at', 'desc')
       .orderBy('r.id', 'desc')
       .limit(pageSize)

@@ -69,6 +69,7 @@ function flowPolicyOf(p: repo.PolicyRow): FlowPolicy {
     notifyOnCreate: p.notify_on_create === 1,
     notifyOnUpdate: p.notify_on_update === 1,
     delegationEnabled: p.delegation_enabled === 1,
+    selfApprovalAllowed: p.self_approval_allowed === 1,
   };
 }
 
@@ -110,7 +111,7 @@ export async function listRequests(db: DB, ctx: TenantContext, q: ApprovalListQu
   const { rows, total } = await repo.listRequests(db, ctx.tenant.id, ctx.user.id, q.view, q.page, q.pageSize);
   const attachments = await repo.listAttachments(db, ctx.tenant.id, rows.map((r) => r.id));
   return {
-    items: rows.map((r) => toSummary(r, attachments.get(r.id) ?? [], abilitiesOf(ctx.user.id, flowRequestOf(r), r.delegation_enabled === 1))),
+    items: rows.map((r) => toSummary(r, attachments.get(r.id) ?? [], abilitiesOf(ctx.user.id, flowRequestOf(r), { delegationEnabled: r.delegation_enabled === 1, selfApprovalAllowed: r.self_approval_allowed === 1 }))),
     total,
     page: q.page,
     pageSize: q.pageSize,
@@ -140,7 +141,7 @@ async function present(db: DB, ctx: TenantContext, row: Row): Promise<ApprovalRe
   const found = new Map((await repo.findPeople(db, [...ids])).map((u) => [u.id, { id: u.id, name: nameOf(u), email: u.email }]));
   const person = (id: string | null): Person | null => (id ? (found.get(id) ?? { id, name: 'Unknown User', email: '' }) : null);
   return {
-    ...toSummary(row, attachments.get(row.id) ?? [], abilitiesOf(ctx.user.id, flowRequestOf(row), policy?.delegation_enabled === 1)),
+    ...toSummary(row, attachments.get(row.id) ?? [], abilitiesOf(ctx.user.id, flowRequestOf(row), { delegationEnabled: policy?.delegation_enabled === 1, selfApprovalAllowed: policy?.self_approval_allowed === 1 })),
     metadata: parseJson<Record<string, unknown>>(row.metadata, {}),
     history: history.map(
       (h): ApprovalHistoryEntry => ({
@@ -271,6 +272,8 @@ async function refusalError(deps: ApprovalDeps, row: Row, kind: UserAction['kind
       return forbidden(NOT_APPROVER[kind]);
     case 'notCreator':
       return forbidden(APPROVAL_MSG.onlyCreatorCancel);
+    case 'ownRequest':
+      return forbidden(APPROVAL_MSG.cannotApproveOwn);
     case 'delegationDisabled':
       return forbidden(APPROVAL_MSG.delegationDisabled);
     case 'delegateSelf':

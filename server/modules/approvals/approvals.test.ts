@@ -29,6 +29,7 @@ describe('approval policy input (pure)', () => {
       notifyOnCreate: true,
       notifyOnUpdate: true,
       delegationEnabled: true,
+      selfApprovalAllowed: false,
     });
   });
 });

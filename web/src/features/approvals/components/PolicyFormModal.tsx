@@ -44,6 +44,7 @@ interface FormValues {
   notifyOnCreate: boolean;
   notifyOnUpdate: boolean;
   delegationEnabled: boolean;
+  selfApprovalAllowed: boolean;
 }
 
 const FLAGS = [
@@ -51,6 +52,7 @@ const FLAGS = [
   { key: 'notifyOnCreate', label: 'Notify approvers when a request is created' },
   { key: 'notifyOnUpdate', label: 'Notify the requester when a request is decided' },
   { key: 'delegationEnabled', label: 'Approvers may delegate their decision' },
+  { key: 'selfApprovalAllowed', label: 'Requesters may approve their own request at a level where they are the only approver' },
 ] as const;
 const TYPE_CHOICES = APPROVAL_TYPES.map((t) => ({ value: t, label: APPROVAL_TYPE_LABELS[t] }));
 let nextUid = 0;
@@ -73,6 +75,7 @@ function initialValues(policy: ApprovalPolicy | null, known: Set<string>): FormV
     notifyOnCreate: policy?.notifyOnCreate ?? true,
     notifyOnUpdate: policy?.notifyOnUpdate ?? true,
     delegationEnabled: policy?.delegationEnabled ?? true,
+    selfApprovalAllowed: policy?.selfApprovalAllowed ?? false,
   };
 }
 
@@ -83,7 +86,7 @@ function toBody(v: FormValues, editing: boolean): ApprovalPolicyInputBody {
 
 /** The fields the form shows errors under; any other path's message goes to the form-wide line. */
 const isShownField = (key: string) =>
-  /^(name|description|type|autoRejectOnExpire|notifyOnCreate|notifyOnUpdate|delegationEnabled|levels|levels\.\d+\.(level|approvers|timeToExpire))$/.test(key);
+  /^(name|description|type|autoRejectOnExpire|notifyOnCreate|notifyOnUpdate|delegationEnabled|selfApprovalAllowed|levels|levels\.\d+\.(level|approvers|timeToExpire))$/.test(key);
 const placeErrors = (entries: Array<[string, string]>) => {
   const found: Record<string, string> = {};
   for (const [key, message] of entries) found[isShownField(key) ? key : /^levels\.\d+$/.test(key) ? 'levels' : 'form'] ??= message;
