@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, registerOwner } from '../../test/factories.ts';
 
