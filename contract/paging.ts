@@ -14,6 +14,11 @@ export const PAGING_MSG = {
   smsOff: 'SMS notifications are off in their preferences',
   smsPriorityOff: (priority: string) => `SMS is off for ${priority} alerts in their preferences`,
   noPhoneNumber: 'No phone number in their preferences',
+  /** A page found 'sending' after its run stopped (a crash, the database lost mid-send): it goes out once more. */
+  resentAfterStop: 'Sent again: the server stopped while sending it',
+  /** An SMS found 'sending' after its run stopped: not sent again (it costs money and has mostly arrived). */
+  smsUncertain: 'The server stopped while sending this SMS: it may have arrived, and is not sent again',
+  sendUncertain: 'The server stopped twice while sending this page: it is not sent a third time',
   ackLinkInvalid: 'This acknowledge link is invalid or has expired.',
   ackLinkUsed: 'This acknowledge link was already used.',
   ackNoLongerMember: 'You are no longer a member of this organization.',

@@ -38,6 +38,11 @@ export interface Config {
    * (PUSH_ALLOWED_HOSTS, comma-separated): by default only public addresses are.
    */
   pushAllowedHosts: string[];
+  /**
+   * Pages handed to their providers at once, per server, whose outcome is not recorded yet (PAGE_SENDS_IN_FLIGHT,
+   * default 5): a process killed or a database lost mid-send sends at most that many pages twice.
+   */
+  pageSendsInFlight: number;
   /** SMS through a Twilio-compatible Messages API; null turns the sms channel off. */
   sms: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
   /** Run the job worker (escalation steps, deliveries) in this process; tests drive it by hand instead. */
@@ -107,6 +112,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     jobWorker: env.JOB_WORKER !== 'false',
+    pageSendsInFlight: Math.max(1, Number(env.PAGE_SENDS_IN_FLIGHT ?? 5) || 5),
     pushAllowedHosts: (env.PUSH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     signInLimit: {
       perAccount: Number(env.SIGNIN_LIMIT_ACCOUNT ?? 5),

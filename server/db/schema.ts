@@ -373,7 +373,8 @@ export interface NotificationAttemptsTable {
   level: number | null;
   user_id: string;
   channel: 'email' | 'push' | 'sms';
-  outcome: 'pending' | 'sent' | 'failed' | 'skipped';
+  /** 'sending': handed to its provider, the outcome not known yet (a run that stopped leaves it so). */
+  outcome: 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
   reason: string | null;
   provider_id: string | null;
   tries: number;

@@ -3,7 +3,8 @@ import type { NotificationAttemptsTable } from '../db/schema.ts';
 import { bulkInsert, chunks, isPostgres, pgWriteAtOnce, ROWS_PER_STATEMENT, type BulkInsert } from '../db/bulk-insert.ts';
 
 // The record of every page: one row per (alert, step, person, channel), unique, so a page is sent at most once per
-// step. 'pending' is a transient failure waiting for its retry; 'sent', 'failed' and 'skipped' (with the reason) are final.
+// step. 'sending' is a page handed to its provider whose outcome is not written yet; 'pending' a transient failure
+// waiting for its retry; 'sent', 'failed' and 'skipped' (with the reason) are final.
 
 export type AttemptKey = Pick<NotificationAttemptsTable, 'tenant_id' | 'alert_id' | 'step' | 'user_id' | 'channel'>;
 
@@ -82,7 +83,7 @@ export async function listAttempts(db: DB, tenantId: string, alertId: string) {
 
 /**
  * The pages of an alert as its timeline shows them: every attempt with an outcome (sent, failed, or skipped with the
- * reason; not one waiting for its retry), at the time of that outcome, with the name the person has now. A skipped
+ * reason; not one waiting for its retry or on its way), at the time of that outcome, with the name the person has now. A skipped
  * subscription notice (a channel the subscriber has off) is no news for the timeline. The attempt rows are the record:
  * no timeline entry is stored per page (older 'paged' entries are not read).
  */
@@ -93,7 +94,7 @@ export async function listPageOutcomes(db: DB, tenantId: string, alertId: string
     .select(['n.id', 'n.step', 'n.level', 'n.user_id', 'n.channel', 'n.outcome', 'n.reason', 'n.updated_at', 'u.display_name', 'u.email'])
     .where('n.tenant_id', '=', tenantId)
     .where('n.alert_id', '=', alertId)
-    .where('n.outcome', '<>', 'pending')
+    .where('n.outcome', 'not in', ['pending', 'sending'])
     .where((eb) => eb.not(eb.and([eb('n.step', '=', 'subscription'), eb('n.outcome', '=', 'skipped')])))
     .orderBy('n.updated_at')
     .orderBy('n.id')

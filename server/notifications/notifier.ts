@@ -67,14 +67,20 @@ export function createNotifier(deps: { db: DB; transports: Transports }) {
     return new Map(people.map((p) => [p.userId, { userId: p.userId, email: p.email, prefs: prefs.get(p.userId)!, pushTargets: targets.get(p.userId) ?? [] }]));
   }
 
-  async function deliver(deliveries: Delivery[]): Promise<Outcome[]> {
-    if (deliveries.length === 0) return [];
+  /**
+   * Reads what the deliveries need (everyone's preferences and push subscriptions, once) and answers a function that
+   * sends delivery `i` and says its outcome, for callers that pace the sends themselves (pages record each one).
+   */
+  async function prepare(deliveries: Delivery[]): Promise<(i: number) => Promise<Outcome>> {
     const pushWanted = new Set(deliveries.filter((d) => d.channel === 'push').map((d) => d.person.userId));
-    const contacts = await contactsOf(
-      deliveries.map((d) => d.person),
-      (id) => pushWanted.has(id),
-    );
-    return mapLimit(deliveries, SEND_CONCURRENCY, async (d): Promise<Outcome> => {
+    const contacts = deliveries.length
+      ? await contactsOf(
+          deliveries.map((d) => d.person),
+          (id) => pushWanted.has(id),
+        )
+      : new Map<string, Contact>();
+    return async (i) => {
+      const d = deliveries[i];
       const channel = channels[d.channel];
       const contact = contacts.get(d.person.userId)!;
       const why = channel.unreachable(contact, d.message);
@@ -86,7 +92,18 @@ export function createNotifier(deps: { db: DB; transports: Transports }) {
         if (!e.permanent && !d.final) return { outcome: 'pending', reason: e.message, providerId: null, error: e };
         return { outcome: 'failed', reason: e.message, providerId: null, error: null };
       }
-    });
+    };
+  }
+
+  /** Sends every delivery (at most 50 at once); an outcome each, in order. */
+  async function deliver(deliveries: Delivery[]): Promise<Outcome[]> {
+    if (deliveries.length === 0) return [];
+    const send = await prepare(deliveries);
+    return mapLimit(
+      deliveries.map((_, i) => i),
+      SEND_CONCURRENCY,
+      send,
+    );
   }
 
   /** One message to one person on each of `channels`; outcomes in that order. */
@@ -101,5 +118,5 @@ export function createNotifier(deps: { db: DB; transports: Transports }) {
     );
   }
 
-  return { deliver, notify, reachability, smsConfigured: transports.sms !== null };
+  return { prepare, deliver, notify, reachability, smsConfigured: transports.sms !== null };
 }

@@ -6,8 +6,11 @@ export interface ReceivedMail {
   raw: string;
 }
 
-/** A real SMTP server on 127.0.0.1 (random port) that keeps every message it accepts. */
-export async function startSmtpServer() {
+/**
+ * A real SMTP server on 127.0.0.1 (random port) that keeps every message it accepts; `delayMs` makes it take that long
+ * per message (a slow mail server), `onMail` hears of each one as it is accepted.
+ */
+export async function startSmtpServer(opts: { delayMs?: number; onMail?: (mail: ReceivedMail, count: number) => void } = {}) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -17,12 +20,18 @@ export async function startSmtpServer() {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          raw: Buffer.concat(chunks).toString('utf8'),
-        });
-        callback();
+        const accept = () => {
+          const mail = {
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          };
+          received.push(mail);
+          callback();
+          opts.onMail?.(mail, received.length);
+        };
+        if (opts.delayMs) setTimeout(accept, opts.delayMs);
+        else accept();
       });
     },
   });

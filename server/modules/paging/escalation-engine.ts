@@ -57,6 +57,8 @@ export interface EngineDeps {
   notifier: Notifier;
   /** Read when a link is made (the server may learn its address after start). */
   publicUrl: () => string;
+  /** Pages handed to providers at once whose outcome is not written yet: at most what a crash can send twice. */
+  sendsInFlight: number;
   bus: AlertBus;
   log?: { error(obj: object, msg: string): void };
 }
@@ -71,7 +73,7 @@ export interface EngineDeps {
  */
 export function createEscalationEngine(deps: EngineDeps) {
   const { db, dialect } = deps;
-  const delivery = createPageDelivery({ db, notifier: deps.notifier, publicUrl: deps.publicUrl });
+  const delivery = createPageDelivery({ db, notifier: deps.notifier, publicUrl: deps.publicUrl, inFlight: deps.sendsInFlight });
 
   /** Stops the escalation of an alert the engine failed on alone; its timeline says why. */
   async function giveUp(alert: PagedAlert, column: DueColumn | null, err: unknown, now: Date) {

@@ -3,7 +3,7 @@ import { testDatabases } from '../../test/test-app.ts';
 import { createIntegration } from '../../test/alerts.ts';
 import { pagingHarness, MINUTE } from '../../test/paging.ts';
 import { JobWorker, singly } from '../../jobs/job-worker.ts';
-import { listAlertJobs } from '../../jobs/jobs.repository.ts';
+import { enqueueJobs, listAlertJobs } from '../../jobs/jobs.repository.ts';
 import { listAttempts } from '../../notifications/attempts.repository.ts';
 import { DeliveryError } from '../../notifications/channel.ts';
 import { PAGES_JOB } from './page-delivery.ts';
@@ -148,5 +148,49 @@ for (const db of testDatabases()) {
       expect([await escalated(a1), await escalated(a2), await escalated(a3)]).toEqual([['Default'], ['Integration'], ['Client']]);
     });
 
+
+    it('after a run stopped mid-send: an email found sending goes out once more, an SMS does not, and nothing a third time', async () => {
+      const { owner, integration } = await setup();
+      const ownerEmail = await emailOf(owner.userId);
+      const prefs = await owner.agent.request('PUT', `/api/tenants/${owner.tenantId}/notification-preferences`, {
+        email: { enabled: true, alertNotifications: true, weeklyDigest: false, systemUpdates: false },
+        sms: { enabled: true, alertTypes: ['critical'] },
+        push: { enabled: false },
+        phoneNumber: '+15550009999',
+        alertSubscriptions: [],
+      });
+      expect(prefs.statusCode).toBe(200);
+      await h.env.deps.db.updateTable('escalation_policies').set({ level_1: JSON.stringify({ userIds: [owner.userId], scheduleIds: [], notificationChannels: ['email', 'sms'] }) }).where('tenant_id', '=', owner.tenantId).execute();
+      const alertId = await trigger(integration.key);
+      await advance(0);
+      const sms = () => h.fake.sent.sms.filter((m) => m.to === '+15550009999' && m.body.includes('Disk full'));
+      expect(mailsTo(ownerEmail).filter((m) => m.text.includes(alertId))).toHaveLength(1);
+      expect(sms()).toHaveLength(1);
+      // As a run that stopped mid-send leaves them: both pages 'sending', their job still there (its lease ran out).
+      const stopped = async (reason: string | null) => {
+        await h.env.deps.db.updateTable('notification_attempts').set({ outcome: 'sending', reason }).where('alert_id', '=', alertId).where('channel', '=', 'email').execute();
+        await enqueueJobs(
+          h.env.deps.db,
+          [{ kind: PAGES_JOB, uniqueKey: `pages:retry:${reason}`, dueAt: clock(), payload: { groups: ['email', 'sms'].map((channel) => ({ tenantId: owner.tenantId, step: 'L1', level: 1, userId: owner.userId, channel, alertIds: [alertId] })) } }],
+          clock(),
+        );
+      };
+      await h.env.deps.db.updateTable('notification_attempts').set({ outcome: 'sending' }).where('alert_id', '=', alertId).where('channel', '=', 'sms').execute();
+      await stopped(null);
+      await advance(0);
+      expect(mailsTo(ownerEmail).filter((m) => m.text.includes(alertId))).toHaveLength(2);
+      expect(sms()).toHaveLength(1);
+      const outcomes = async () => Object.fromEntries((await listAttempts(h.env.deps.db, owner.tenantId, alertId)).map((a) => [a.channel, [a.outcome, a.reason, a.tries]]));
+      expect(await outcomes()).toEqual({
+        email: ['sent', null, 2],
+        sms: ['failed', 'The server stopped while sending this SMS: it may have arrived, and is not sent again', 1],
+      });
+      // Stopped again while sending it again: not a third time.
+      await stopped('Sent again: the server stopped while sending it');
+      await advance(0);
+      expect(mailsTo(ownerEmail).filter((m) => m.text.includes(alertId))).toHaveLength(2);
+      expect((await outcomes()).email).toEqual(['failed', 'The server stopped twice while sending this page: it is not sent a third time', 2]);
+      expect(await h.env.deps.db.selectFrom('jobs').select('id').where('kind', '=', PAGES_JOB).where('unique_key', 'like', 'pages:retry:%').execute()).toEqual([]);
+    });
   });
 }

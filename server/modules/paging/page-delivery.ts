@@ -7,10 +7,11 @@ import { unsafeCompleteJobs, type NewJob } from '../../jobs/jobs.repository.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
 import type { EscalationChannel } from '../../../contract/escalation.ts';
 import { attemptKey, findAttempts, recordAttempts, recordOutcomesAtOnce, type AttemptRow } from '../../notifications/attempts.repository.ts';
+import { PAGING_MSG } from '../../../contract/paging.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { ackLinkSigner } from './ack-links.ts';
-import { groupBy, writeEach } from './batches.ts';
+import { groupBy } from './batches.ts';
 import { pageMessage } from './page-message.ts';
 import { unsafeFindPagedAlerts, type PagedAlert } from './paging.repository.ts';
 
@@ -60,7 +61,7 @@ interface Finish {
  * them (`jobsFor`, then `adopt` after the commit), which sends them right away. Each page goes out at most once per
  * (alert, step, person, channel): the attempt row is its record, and a finished attempt is never sent again.
  */
-export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl: () => string }) {
+export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl: () => string; /** Pages 'sending' at most at once. */ inFlight: number }) {
   const { db } = deps;
   /**
    * What a sweep knows of the page jobs it just committed (their alerts, read in its transaction), for their first run
@@ -79,8 +80,41 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
   }
 
   /**
-   * Sends a batch of pages and records their outcomes (attempt rows) in one write; returns per page null or the error
-   * it failed with (a transient failure, or an outcome that could not be written: its job runs again).
+   * Writes attempt rows (and, with `done`, deletes the finished jobs in the same commit: PostgreSQL one statement);
+   * when that fails for another reason than the database being away, each row alone, so one row that cannot be
+   * written (its alert was deleted meanwhile) fails only itself. Answers the rows that could not be written.
+   */
+  async function writeAttempts(rows: AttemptRow[], done: { ids: string[]; token: string } | null): Promise<Set<AttemptRow>> {
+    const write = async (list: AttemptRow[], jobs: typeof done) => {
+      if (list.length === 0 && !jobs) return;
+      if (await recordOutcomesAtOnce(db, list, jobs)) return;
+      await db.transaction().execute(async (trx) => {
+        await recordAttempts(trx, list);
+        if (jobs) await unsafeCompleteJobs(trx, jobs.ids, jobs.token);
+      });
+    };
+    try {
+      await write(rows, done);
+      return new Set();
+    } catch (err) {
+      if (isDatabaseUnavailable(err) || rows.length <= 1) throw err;
+      const failed = new Set<AttemptRow>();
+      for (const row of rows) await write([row], null).catch(() => failed.add(row));
+      if (done) await write([], done);
+      return failed;
+    }
+  }
+
+  /**
+   * Sends a batch of pages, recording each one's outcome as it comes; returns per page null or the error it failed
+   * with (a transient failure, or an outcome that could not be written: its job runs again).
+   *
+   * Exactly once, as far as a crash allows: before a page goes to its provider its attempt row says 'sending' (written
+   * in the same statement as the outcomes that came in meanwhile), and at most `inFlight` pages are 'sending' at any
+   * moment, so a process killed or a database lost mid-send leaves at most that many pages whose fate is unknown. The
+   * next run sends such a page once more (email, push: a duplicate beats a missed page); an SMS costs money and is
+   * mostly delivered, so it is not sent again but recorded as uncertain; a page found 'sending' after being sent again
+   * is not sent a third time.
    */
   async function deliver(items: Array<{ page: Page; ctx: JobContext }>, known: Map<string, PagedAlert> | null, finish: Finish | null): Promise<unknown[]> {
     const out: unknown[] = items.map(() => null);
@@ -99,6 +133,8 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
     const attempts = known
       ? new Map<string, AttemptRow>()
       : await findAttempts(db, candidates.map(({ p }) => ({ tenant_id: p.tenantId, alert_id: p.alertId, step: p.step, user_id: p.userId, channel: p.channel })));
+    type Record = { index: number; started: boolean; attempt: AttemptRow; error: unknown };
+    const settled: Record[] = [];
     const open = candidates.flatMap((c) => {
       const row: AttemptRow = attempts.get(keyOf(c.p)) ?? {
         id: timeOrderedId(),
@@ -115,54 +151,75 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
         created_at: c.at,
         updated_at: c.at,
       };
-      return row.outcome === 'pending' ? [{ ...c, row, tries: Number(row.tries) + 1 }] : [];
+      const tries = Number(row.tries) + 1;
+      if (row.outcome === 'pending') return [{ ...c, row, tries, resend: false }];
+      if (row.outcome !== 'sending') return [];
+      // A page whose earlier run stopped mid-send.
+      const uncertain = c.p.channel === 'sms' ? PAGING_MSG.smsUncertain : row.reason === PAGING_MSG.resentAfterStop ? PAGING_MSG.sendUncertain : null;
+      if (!uncertain) return [{ ...c, row, tries, resend: true }];
+      settled.push({ index: c.index, started: false, attempt: { ...row, outcome: 'failed', reason: uncertain, updated_at: c.at }, error: null });
+      return [];
     });
     // A single-use acknowledge link per page, signed for its person and alert (nothing stored until it is used).
     const sign = open.length ? await ackLinkSigner(db) : null;
-    const outcomes = await deps.notifier.deliver(
+    const send = await deps.notifier.prepare(
       open.map((c) => {
         const token = sign!(c.p.alertId, c.p.userId, new Date(c.ctx.now.getTime() + ACK_LINK_TTL_MS));
         const links = { open: `${deps.publicUrl()}/app/dashboard?alert=${encodeURIComponent(c.alert.id)}`, ack: `${deps.publicUrl()}/ack/${token}`, ackToken: token };
         return { person: { userId: c.member.id, email: c.member.email }, channel: c.p.channel, message: pageMessage(c.alert, c.p.level, links), final: c.ctx.finalAttempt };
       }),
     );
-    const records = open.map((c, i) => ({
-      index: c.index,
-      attempt: { ...c.row, outcome: outcomes[i].outcome, reason: outcomes[i].reason, provider_id: outcomes[i].providerId, tries: c.tries, updated_at: c.at },
-      error: outcomes[i].error,
-    }));
-    const failed = new Set(records.flatMap((r) => (r.error === null ? [] : [r.index])));
-    const done = finish && records.length ? { ids: finish.jobIds(failed), token: finish.token } : null;
-    // PostgreSQL: the whole batch in one statement when it fits; else, or when that fails, a transaction for the whole
-    // batch, then one per page.
-    let atOnce = false;
-    if (records.length) {
+
+    const finished: Record[] = [...settled];
+    const written: Record[] = [];
+    let next = 0;
+    /** Pages handed to their provider whose outcome is not written yet. */
+    let sending = 0;
+    let wake: () => void = () => {};
+    let failure: unknown = null;
+    const inFlight: Array<Promise<void>> = [];
+    for (;;) {
+      // The outcomes that came in are written with the next pages' 'sending' rows, in one statement.
+      const outcomes = finished.splice(0);
+      const freed = outcomes.filter((r) => r.started).length;
+      const starting = open.slice(next, next + Math.max(0, deps.inFlight - (sending - freed)));
+      next += starting.length;
+      const last = next >= open.length && starting.length === 0 && sending === freed;
+      const reserved = starting.map((c): AttemptRow => ({ ...c.row, outcome: 'sending', reason: c.resend ? PAGING_MSG.resentAfterStop : null, tries: c.tries, updated_at: c.at }));
+      const failedJobs = new Set([...written, ...outcomes].flatMap((r) => (r.error === null ? [] : [r.index])));
+      const done = last && finish ? { ids: finish.jobIds(failedJobs), token: finish.token } : null;
+      let unwritten: Set<AttemptRow>;
       try {
-        atOnce = await recordOutcomesAtOnce(db, records.map((r) => r.attempt), done);
+        unwritten = await writeAttempts([...outcomes.map((r) => r.attempt), ...reserved], done);
       } catch (err) {
-        // The database is away: every page of the batch runs again later. Another error: written the slower way below.
-        if (isDatabaseUnavailable(err)) {
-          records.forEach((r) => (out[r.index] = err));
-          return out;
-        }
+        failure = err;
+        break;
       }
-    }
-    if (atOnce) finish?.committed();
-    const written = atOnce
-      ? records.map(() => null)
-      : await writeEach(
-          db,
-          records,
-          async (trx, list) => {
-            await recordAttempts(trx, list.map((r) => r.attempt));
-            if (done && list === records) await unsafeCompleteJobs(trx, done.ids, done.token);
-          },
-          (list) => {
-            if (finish && list === records) finish.committed();
-          },
+      if (done) finish!.committed();
+      sending -= freed;
+      // An outcome that could not be written leaves its page 'sending': its job runs again and decides then.
+      for (const r of outcomes) written.push(unwritten.has(r.attempt) ? { ...r, error: r.error ?? new Error('the page’s outcome could not be recorded') } : r);
+      if (last) break;
+      for (const [k, c] of starting.entries()) {
+        // Its alert went away meanwhile: nothing to page about.
+        if (unwritten.has(reserved[k])) continue;
+        sending++;
+        inFlight.push(
+          send(open.indexOf(c)).then((o) => {
+            finished.push({ index: c.index, started: true, attempt: { ...c.row, outcome: o.outcome, reason: o.reason, provider_id: o.providerId, tries: c.tries, updated_at: c.at }, error: o.error });
+            wake();
+          }),
         );
-    // A page whose outcome could not be recorded stays 'pending': its job runs again (at most one repeat).
-    records.forEach((r, i) => (out[r.index] = written[i] ?? r.error));
+      }
+      if (finished.length === 0 && sending > 0) await new Promise<void>((resolve) => (wake = resolve));
+    }
+    // The database went away: no more pages start; those on their way finish, their outcomes unrecorded.
+    if (failure !== null) {
+      await Promise.all(inFlight);
+      items.forEach((_, i) => (out[i] = failure));
+      return out;
+    }
+    for (const r of written) if (r.error !== null && out[r.index] === null) out[r.index] = r.error;
     return out;
   }
 

@@ -28,7 +28,7 @@ async function paging(app: FastifyInstance, deps: Deps) {
   const { jobs } = app;
   const { notifier } = app.notifications;
   const publicUrl = () => deps.config.publicUrl;
-  const engine = createEscalationEngine({ db: deps.db, dialect: deps.dialect, notifier, publicUrl, bus: deps.bus, log: app.log });
+  const engine = createEscalationEngine({ db: deps.db, dialect: deps.dialect, notifier, publicUrl, sendsInFlight: deps.config.pageSendsInFlight, bus: deps.bus, log: app.log });
   const handover = createHandoverNotifier({ db: deps.db, notifier, publicUrl });
   app.decorate('paging', { engine });
   jobs.handleBatch(PAGES_JOB, engine.pagesHandler);
