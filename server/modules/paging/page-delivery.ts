@@ -8,7 +8,7 @@ import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
 import type { EscalationChannel } from '../../../contract/escalation.ts';
 import { attemptKey, findAttempts, recordAttempts, recordOutcomesAtOnce, type AttemptRow } from '../../notifications/attempts.repository.ts';
 import { PAGING_MSG } from '../../../contract/paging.ts';
-import type { Notifier } from '../../notifications/notifier.ts';
+import type { Notifier, Outcome } from '../../notifications/notifier.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { ackLinkSigner } from './ack-links.ts';
 import { groupBy } from './batches.ts';
@@ -68,6 +68,21 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
    * right after on this worker: the alerts are not read again, and no attempt can exist yet. Consumed by that run.
    */
   const fresh = new Map<string, Map<string, PagedAlert>>();
+  /**
+   * The pages this server may have 'sending' at once, shared by every run (PostgreSQL runs two side by side): a slot
+   * is taken when a page is marked 'sending' and given back once its outcome is written.
+   */
+  const slots = { free: deps.inFlight, waiting: [] as Array<() => void> };
+  const giveBack = (n: number) => {
+    if (n <= 0) return;
+    slots.free += n;
+    for (const wake of slots.waiting.splice(0)) wake();
+  };
+  const take = (wanted: number) => {
+    const n = Math.max(0, Math.min(wanted, slots.free));
+    slots.free -= n;
+    return n;
+  };
 
   const jobsFor = (pages: Page[], now: Date): NewJob[] =>
     chunks(pages, PAGES_PER_JOB).map((part) => ({ kind: PAGES_JOB, uniqueKey: `pages:${timeOrderedId()}`, dueAt: now, payload: packPages(part), runNow: true }));
@@ -182,9 +197,11 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
       // The outcomes that came in are written with the next pages' 'sending' rows, in one statement.
       const outcomes = finished.splice(0);
       const freed = outcomes.filter((r) => r.started).length;
-      const starting = open.slice(next, next + Math.max(0, deps.inFlight - (sending - freed)));
+      sending -= freed;
+      giveBack(freed);
+      const starting = open.slice(next, next + take(open.length - next));
       next += starting.length;
-      const last = next >= open.length && starting.length === 0 && sending === freed;
+      const last = next >= open.length && starting.length === 0 && sending === 0;
       const reserved = starting.map((c): AttemptRow => ({ ...c.row, outcome: 'sending', reason: c.resend ? PAGING_MSG.resentAfterStop : null, tries: c.tries, updated_at: c.at }));
       const failedJobs = new Set([...written, ...outcomes].flatMap((r) => (r.error === null ? [] : [r.index])));
       const done = last && finish ? { ids: finish.jobIds(failedJobs), token: finish.token } : null;
@@ -193,29 +210,40 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
         unwritten = await writeAttempts([...outcomes.map((r) => r.attempt), ...reserved], done);
       } catch (err) {
         failure = err;
+        giveBack(starting.length);
         break;
       }
       if (done) finish!.committed();
-      sending -= freed;
       // An outcome that could not be written leaves its page 'sending': its job runs again and decides then.
       for (const r of outcomes) written.push(unwritten.has(r.attempt) ? { ...r, error: r.error ?? new Error('the page’s outcome could not be recorded') } : r);
       if (last) break;
       for (const [k, c] of starting.entries()) {
         // Its alert went away meanwhile: nothing to page about.
-        if (unwritten.has(reserved[k])) continue;
+        if (unwritten.has(reserved[k])) {
+          giveBack(1);
+          continue;
+        }
         sending++;
+        // A send that throws (not a provider's refusal: those are outcomes) counts as a transient failure of its page.
+        const outcome = send(open.indexOf(c)).catch((err: unknown): Outcome => ({ outcome: 'pending', reason: String((err as Error)?.message ?? err), providerId: null, error: err ?? new Error('send failed') }));
         inFlight.push(
-          send(open.indexOf(c)).then((o) => {
+          outcome.then((o) => {
             finished.push({ index: c.index, started: true, attempt: { ...c.row, outcome: o.outcome, reason: o.reason, provider_id: o.providerId, tries: c.tries, updated_at: c.at }, error: o.error });
             wake();
           }),
         );
       }
-      if (finished.length === 0 && sending > 0) await new Promise<void>((resolve) => (wake = resolve));
+      // Until a page of this run comes back, or (every slot taken by another run) a slot is given back.
+      if (finished.length === 0)
+        await new Promise<void>((resolve) => {
+          wake = resolve;
+          if (next < open.length) slots.waiting.push(resolve);
+        });
     }
     // The database went away: no more pages start; those on their way finish, their outcomes unrecorded.
     if (failure !== null) {
       await Promise.all(inFlight);
+      giveBack(sending);
       items.forEach((_, i) => (out[i] = failure));
       return out;
     }
