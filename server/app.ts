@@ -96,13 +96,11 @@ export async function buildApp(
   let handle: DatabaseHandle;
   const searchPath = config.databaseSchema ?? undefined;
   if (/^postgres/.test(config.databaseUrl)) {
-    // Migrations (an index over a million alerts) may take longer than any request may: they run on a connection of
-    // their own without the statement timeout.
-    const boot = openDatabase(config.databaseUrl, { poolSize: 1, onConnectionError });
-    if (config.databaseSchema) await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(boot.db);
-    await boot.close();
+    // The schema, then the migrations (an index over a million alerts may take longer than any request may), on a
+    // connection of their own without the statement timeout. A search_path naming a schema not there yet is allowed.
     const migrating = openDatabase(config.databaseUrl, { poolSize: 1, searchPath, onConnectionError });
     try {
+      if (config.databaseSchema) await sql`create schema if not exists ${sql.id(config.databaseSchema)}`.execute(migrating.db);
       await migrate(migrating.db, config.databaseSchema);
     } finally {
       await migrating.close();

@@ -2,7 +2,7 @@ import type { DB } from './database.ts';
 
 // Keys this server generates once and keeps (VAPID, the acknowledge-link HMAC): every instance uses the same.
 
-export async function findServerKey(db: DB, name: string) {
+async function findServerKey(db: DB, name: string) {
   return (await db.selectFrom('server_keys').select('value').where('name', '=', name).executeTakeFirst())?.value ?? null;
 }
 
@@ -12,7 +12,7 @@ export async function serverKey(db: DB, name: string, generate: () => string): P
 }
 
 /** Stores a key unless another instance stored one first; returns the key in force. */
-export async function saveServerKey(db: DB, name: string, value: string, at: string): Promise<string> {
+async function saveServerKey(db: DB, name: string, value: string, at: string): Promise<string> {
   await db.insertInto('server_keys').values({ name, value, created_at: at }).onConflict((oc) => oc.column('name').doNothing()).execute();
   return (await findServerKey(db, name)) ?? value;
 }

@@ -3,8 +3,26 @@ import { startTestApp, type Agent, type TestDatabase } from './test-app.ts';
 import { addMember, registerOwner } from './factories.ts';
 import { createIntegration, ingest } from './alerts.ts';
 import { fakeTransports } from './fake-transports.ts';
+import type { AlertSubscription, Priority } from '../../contract/profile.ts';
 
 export const MINUTE = 60_000;
+
+type Preferences = { email: boolean; alertNotifications?: boolean; sms?: Priority[]; push?: boolean; phoneNumber?: string | null; alertSubscriptions?: AlertSubscription[] };
+
+/**
+ * Saves a person's notification preferences in a tenant (email on or off, with alert notifications unless said; SMS
+ * for the priorities given; push; phone; subscriptions), expecting the save to succeed.
+ */
+export async function savePreferences(agent: Agent, tenantId: string, p: Preferences) {
+  const res = await agent.request('PUT', `/api/tenants/${tenantId}/notification-preferences`, {
+    email: { enabled: p.email, alertNotifications: p.alertNotifications ?? true, weeklyDigest: false, systemUpdates: false },
+    sms: { enabled: (p.sms?.length ?? 0) > 0, alertTypes: p.sms ?? [] },
+    push: { enabled: p.push ?? false },
+    phoneNumber: p.phoneNumber ?? null,
+    alertSubscriptions: p.alertSubscriptions ?? [],
+  });
+  expect(res.statusCode).toBe(200);
+}
 
 /**
  * The paging tests' world, set up inside a `describe`: a fresh app over `db` whose job worker runs on a clock the test

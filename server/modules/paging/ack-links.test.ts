@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/test-app.ts';
 import { createIntegration } from '../../test/alerts.ts';
-import { pagingHarness, MINUTE } from '../../test/paging.ts';
+import { pagingHarness, MINUTE, savePreferences } from '../../test/paging.ts';
 import { listAlertJobs } from '../../jobs/jobs.repository.ts';
 import { ackLinkSigner } from './ack-links.ts';
 import { fakeTransports } from '../../test/fake-transports.ts';
@@ -79,13 +79,7 @@ for (const db of testDatabases()) {
     it('tells owners and admins by which channels each member can be paged now; others get 403, strangers 404', async () => {
       const owner = await registerOwner(h.env.app, { name: 'Reach Owner' });
       const member = await addMember(h.env.deps, h.env.app, owner.tenantId);
-      await member.agent.request('PUT', `/api/tenants/${owner.tenantId}/notification-preferences`, {
-        email: { enabled: false, alertNotifications: true, weeklyDigest: false, systemUpdates: false },
-        sms: { enabled: true, alertTypes: ['critical'] },
-        push: { enabled: true },
-        phoneNumber: '+15550002222',
-        alertSubscriptions: [],
-      });
+      await savePreferences(member.agent, owner.tenantId, { email: false, sms: ['critical'], push: true, phoneNumber: '+15550002222' });
       const res = await owner.agent.get(`/api/tenants/${owner.tenantId}/reachability`);
       expect(res.statusCode).toBe(200);
       // This server sends SMS (through the test's stand-in of the provider): whoever turned SMS on with a number is reachable.
@@ -145,14 +139,7 @@ for (const db of testDatabases()) {
       const owner = await registerOwner(h.env.app);
       const subscriber = await addMember(h.env.deps, h.env.app, owner.tenantId);
       const integration = await createIntegration(owner.agent, owner.tenantId);
-      const saved = await subscriber.agent.request('PUT', `/api/tenants/${owner.tenantId}/notification-preferences`, {
-        email: { enabled: true, alertNotifications: true, weeklyDigest: false, systemUpdates: false },
-        sms: { enabled: false, alertTypes: [] },
-        push: { enabled: false },
-        phoneNumber: null,
-        alertSubscriptions: [{ type: 'priority', value: 'high' }],
-      });
-      expect(saved.statusCode).toBe(200);
+      await savePreferences(subscriber.agent, owner.tenantId, { email: true, alertSubscriptions: [{ type: 'priority', value: 'high' }] });
       const email = await emailOf(subscriber.userId);
       await trigger(integration.key, { priority: 'high' });
       await trigger(integration.key, { priority: 'low' });

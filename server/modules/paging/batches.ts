@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable, type DB } from '../../db/database.ts';
+import { isDatabaseUnavailable } from '../../db/database.ts';
 
 /** `list` grouped by `key`, in first-seen order. */
 export function groupBy<T, K>(list: T[], key: (item: T) => K): Map<K, T[]> {
@@ -10,35 +10,6 @@ export function groupBy<T, K>(list: T[], key: (item: T) => K): Map<K, T[]> {
     else out.set(k, [item]);
   }
   return out;
-}
-
-/**
- * Runs `write` over all items in one transaction; when that fails (and the database is there), over each item alone,
- * so one item that cannot be written fails only itself. Returns, per item, null or the error. `onCommit` hears of
- * each list whose transaction committed.
- */
-export async function writeEach<T>(db: DB, items: T[], write: (trx: DB, items: T[]) => Promise<void>, onCommit?: (items: T[]) => void): Promise<unknown[]> {
-  if (items.length === 0) return [];
-  const commit = async (list: T[]) => {
-    await db.transaction().execute((trx) => write(trx, list));
-    onCommit?.(list);
-  };
-  try {
-    await commit(items);
-    return items.map(() => null);
-  } catch (err) {
-    if (items.length === 1 || isDatabaseUnavailable(err)) return items.map(() => err);
-    const out: unknown[] = [];
-    for (const item of items) {
-      try {
-        await commit([item]);
-        out.push(null);
-      } catch (e) {
-        out.push(e);
-      }
-    }
-    return out;
-  }
 }
 
 /**

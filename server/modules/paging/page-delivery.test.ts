@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
+import type { AlertSubscription } from '../../../contract/profile.ts';
 import { testDatabases } from '../../test/test-app.ts';
 import { createIntegration } from '../../test/alerts.ts';
-import { pagingHarness, MINUTE } from '../../test/paging.ts';
+import { pagingHarness, MINUTE, savePreferences } from '../../test/paging.ts';
 import { JobWorker, singly } from '../../jobs/job-worker.ts';
 import { enqueueJobs, listAlertJobs } from '../../jobs/jobs.repository.ts';
 import { listAttempts } from '../../notifications/attempts.repository.ts';
@@ -119,15 +120,8 @@ for (const db of testDatabases()) {
       const routed = await owner.agent.post(`/api/tenants/${owner.tenantId}/integrations`, { name: 'Routed', escalationPolicyId: integrationPolicy });
       expect(routed.statusCode).toBe(201);
       const forClient = await createIntegration(owner.agent, owner.tenantId, { name: 'Initech', clientId: client.data.id });
-      const subscribe = async (who: typeof tagFan, subscription: Record<string, string>) => {
-        const res = await who.agent.request('PUT', `/api/tenants/${owner.tenantId}/notification-preferences`, {
-          email: { enabled: true, alertNotifications: true, weeklyDigest: false, systemUpdates: false },
-          sms: { enabled: false, alertTypes: [] },
-          push: { enabled: false },
-          phoneNumber: null,
-          alertSubscriptions: [subscription],
-        });
-        expect(res.statusCode).toBe(200);
+      const subscribe = async (who: typeof tagFan, subscription: AlertSubscription) => {
+        await savePreferences(who.agent, owner.tenantId, { email: true, alertSubscriptions: [subscription] });
       };
       await subscribe(tagFan, { type: 'tag', value: 'database' });
       await subscribe(clientFan, { type: 'client', id: client.data.id });
@@ -152,14 +146,7 @@ for (const db of testDatabases()) {
     it('after a run stopped mid-send: an email found sending goes out once more, an SMS does not, and nothing a third time', async () => {
       const { owner, integration } = await setup();
       const ownerEmail = await emailOf(owner.userId);
-      const prefs = await owner.agent.request('PUT', `/api/tenants/${owner.tenantId}/notification-preferences`, {
-        email: { enabled: true, alertNotifications: true, weeklyDigest: false, systemUpdates: false },
-        sms: { enabled: true, alertTypes: ['critical'] },
-        push: { enabled: false },
-        phoneNumber: '+15550009999',
-        alertSubscriptions: [],
-      });
-      expect(prefs.statusCode).toBe(200);
+      await savePreferences(owner.agent, owner.tenantId, { email: true, sms: ['critical'], phoneNumber: '+15550009999' });
       await h.env.deps.db.updateTable('escalation_policies').set({ level_1: JSON.stringify({ userIds: [owner.userId], scheduleIds: [], notificationChannels: ['email', 'sms'] }) }).where('tenant_id', '=', owner.tenantId).execute();
       const alertId = await trigger(integration.key);
       await advance(0);

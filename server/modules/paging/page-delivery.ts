@@ -112,7 +112,7 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
       await write(rows, done);
       return new Set();
     } catch (err) {
-      if (isDatabaseUnavailable(err) || rows.length <= 1) throw err;
+      if (isDatabaseUnavailable(err)) throw err;
       const failed = new Set<AttemptRow>();
       for (const row of rows) await write([row], null).catch(() => failed.add(row));
       if (done) await write([], done);
@@ -199,7 +199,8 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
       const freed = outcomes.filter((r) => r.started).length;
       sending -= freed;
       giveBack(freed);
-      const starting = open.slice(next, next + take(open.length - next));
+      const first = next;
+      const starting = open.slice(first, first + take(open.length - first));
       next += starting.length;
       const last = next >= open.length && starting.length === 0 && sending === 0;
       const reserved = starting.map((c): AttemptRow => ({ ...c.row, outcome: 'sending', reason: c.resend ? PAGING_MSG.resentAfterStop : null, tries: c.tries, updated_at: c.at }));
@@ -225,7 +226,7 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
         }
         sending++;
         // A send that throws (not a provider's refusal: those are outcomes) counts as a transient failure of its page.
-        const outcome = send(open.indexOf(c)).catch((err: unknown): Outcome => ({ outcome: 'pending', reason: String((err as Error)?.message ?? err), providerId: null, error: err ?? new Error('send failed') }));
+        const outcome = send(first + k).catch((err: unknown): Outcome => ({ outcome: 'pending', reason: String((err as Error)?.message ?? err), providerId: null, error: err ?? new Error('send failed') }));
         inFlight.push(
           outcome.then((o) => {
             finished.push({ index: c.index, started: true, attempt: { ...c.row, outcome: o.outcome, reason: o.reason, provider_id: o.providerId, tries: c.tries, updated_at: c.at }, error: o.error });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { testDatabases } from '../../test/test-app.ts';
-import { pagingHarness, MINUTE } from '../../test/paging.ts';
+import { pagingHarness, MINUTE, savePreferences } from '../../test/paging.ts';
 import { listAlertJobs } from '../../jobs/jobs.repository.ts';
 import { listAttempts } from '../../notifications/attempts.repository.ts';
 import { DeliveryError } from '../../notifications/channel.ts';
@@ -185,14 +185,7 @@ for (const db of testDatabases()) {
       });
       expect(schedule.statusCode).toBe(201);
       // The person on call wants SMS for critical alerts and has push on but no browser subscribed.
-      const prefs = await onCall.agent.request('PUT', `/api/tenants/${owner.tenantId}/notification-preferences`, {
-        email: { enabled: false, alertNotifications: true, weeklyDigest: false, systemUpdates: false },
-        sms: { enabled: true, alertTypes: ['critical'] },
-        push: { enabled: true },
-        phoneNumber: '+15550001111',
-        alertSubscriptions: [],
-      });
-      expect(prefs.statusCode).toBe(200);
+      await savePreferences(onCall.agent, owner.tenantId, { email: false, sms: ['critical'], push: true, phoneNumber: '+15550001111' });
       const policy = await owner.agent.post(`/api/tenants/${owner.tenantId}/escalationPolicies`, {
         name: 'On call',
         isDefault: true,

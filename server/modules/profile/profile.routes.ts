@@ -5,7 +5,6 @@ import {
   ChangePasswordBody,
   NotificationPreferencesBody,
   NotificationPreferencesResponse,
-  PROFILE_MSG,
   ProfileResponse,
   PushSubscriptionBody,
   RemovePushSubscriptionQuery,
@@ -15,8 +14,6 @@ import {
 import type { Deps } from '../../deps.ts';
 import { now } from '../../db/database.ts';
 import { requireUser, signedIn } from '../../http/session.ts';
-import { badRequest } from '../../http/errors.ts';
-import { refusedHost } from '../../notifications/public-address.ts';
 import { changePassword, describeUserTokens, getNotificationPreferences, removePushToken, saveNotificationPreferences, updateProfile, upsertPushToken } from './profile.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -63,9 +60,7 @@ export function registerProfileRoutes(app: FastifyInstance, deps: Deps) {
   r.post('/api/userTokens', { onRequest: signedIn, schema: { tags: ['profile'], body: PushSubscriptionBody, response: { 200: UserTokens, ...errors } } }, async (req) => {
     const user = requireUser(req);
     const { endpoint, keys } = req.body.token;
-    // Pages POST to this URL: a host that is no public address is refused here already (and again when sending).
-    if (refusedHost(deps.config.pushAllowedHosts, new URL(endpoint).hostname)) throw badRequest(PROFILE_MSG.pushEndpointNotPublic, { 'token.endpoint': PROFILE_MSG.pushEndpointNotPublic });
-    await upsertPushToken(db, user.id, { endpoint, p256dh: keys.p256dh, auth: keys.auth, userAgent: req.headers['user-agent']?.slice(0, 300) ?? null }, now());
+    await upsertPushToken(db, user.id, deps.config.pushAllowedHosts, { endpoint, p256dh: keys.p256dh, auth: keys.auth, userAgent: req.headers['user-agent']?.slice(0, 300) ?? null }, now());
     return describeUserTokens(db, user.id);
   });
 

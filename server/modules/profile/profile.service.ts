@@ -14,6 +14,7 @@ import { findUserById, setDisplayName, setPasswordHash, toPublicUser } from '../
 import { existingClientIds } from '../clients/clients.service.ts';
 import { deletePushToken, findPreferences, listPushTokens, savePushToken, trimPushTokens, upsertPreferences } from '../../notifications/contacts.repository.ts';
 import { toChannelPreferences } from '../../notifications/preferences.ts';
+import { refusedHost } from '../../notifications/public-address.ts';
 import { listSubscriptions, replaceSubscriptions } from './profile.repository.ts';
 
 // Wrong current passwords per account: guessing through a stolen session is slowed like sign-in is.
@@ -86,7 +87,9 @@ export async function saveNotificationPreferences(db: DB, ctx: TenantContext, in
 }
 
 /** Saves a browser's push subscription under the user (a browser that changed hands moves); only the most recent MAX_PUSH_TOKENS_PER_USER are kept. */
-export async function upsertPushToken(db: DB, userId: string, sub: { endpoint: string; p256dh: string; auth: string; userAgent: string | null }, at: string) {
+export async function upsertPushToken(db: DB, userId: string, allowedHosts: readonly string[], sub: { endpoint: string; p256dh: string; auth: string; userAgent: string | null }, at: string) {
+  // Pages POST to this URL: a host that is no public address is refused here already (and again when sending).
+  if (refusedHost(allowedHosts, new URL(sub.endpoint).hostname)) throw badRequest(PROFILE_MSG.pushEndpointNotPublic, { 'token.endpoint': PROFILE_MSG.pushEndpointNotPublic });
   await db.transaction().execute(async (trx) => {
     await savePushToken(trx, userId, sub, at);
     await trimPushTokens(trx, userId);
