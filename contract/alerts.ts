@@ -15,6 +15,18 @@ export type AlertStatus = z.infer<typeof AlertStatus>;
 export const ACTIVE_STATUSES = ['new', 'acknowledged', 'in_progress'] as const satisfies readonly AlertStatus[];
 export const HISTORY_STATUSES = ['resolved', 'closed'] as const satisfies readonly AlertStatus[];
 
+/**
+ * Why an alert's escalation paged nobody (issue 25): no policy applies; level 1 of its policy names nobody who can be
+ * paged (no active member among its people, nobody on call on its schedules, or no channel); every page of level 1
+ * was skipped (nobody had a reachable channel); or the escalation stopped on an error before paging anyone.
+ */
+export const PAGED_NOBODY_REASONS = ['no_policy', 'nobody_on_level', 'unreachable', 'failed'] as const;
+export const PagedNobodyReason = z.enum(PAGED_NOBODY_REASONS);
+export type PagedNobodyReason = z.infer<typeof PagedNobodyReason>;
+
+/** The window of the dashboard's "paged nobody" count. */
+export const PAGED_NOBODY_WINDOW_HOURS = 24;
+
 export const ALERT_ACTIONS = ['acknowledge', 'startWork', 'resolve', 'close', 'assign', 'addNote'] as const;
 export type AlertAction = (typeof ALERT_ACTIONS)[number];
 
@@ -58,6 +70,14 @@ export const ALERT_MSG = {
   liveOffline: 'Offline',
   alertGone: 'This alert does not exist or was deleted.',
   noAlertsOpen: 'No open alerts. All quiet.',
+  // issue 25: alerts that paged nobody (the mark on a card and its reasons: PAGING_MSG)
+  /**
+   * The dashboard banner, "3 alerts in the last 24 h paged nobody — set up an escalation policy": the count, then the
+   * action (a link for owners and admins) or, for the others, whom to ask.
+   */
+  pagedNobodyCount: (n: number) => `${n} ${n === 1 ? 'alert' : 'alerts'} in the last ${PAGED_NOBODY_WINDOW_HOURS} h paged nobody`,
+  pagedNobodyAction: 'set up an escalation policy',
+  pagedNobodyAsk: 'ask an owner or admin to set up an escalation policy',
 } as const;
 
 export const AlertMetadata = z.record(z.string(), z.unknown());
@@ -92,6 +112,8 @@ export const Alert = z
     lastSeenAt: z.string(),
     /** When it went past the acknowledgement target of its priority while still unacknowledged; null otherwise. */
     overdueAt: z.string().nullable(),
+    /** Set when its escalation paged nobody (issue 25): when that was found, and why; null when someone was paged. */
+    pagedNobody: z.object({ at: z.string(), reason: PagedNobodyReason }).nullable(),
     /** What the caller may do now, worked out by the server (the UI shows exactly these). */
     actions: z.array(z.enum(ALERT_ACTIONS)),
   })
@@ -194,6 +216,8 @@ export const AlertStats = z
     total: z.number().int(),
     /** Whether the tenant has ever received an alert (open or not): until it has, the dashboard shows how to start. */
     hasAlerts: z.boolean(),
+    /** Alerts of the tenant (any status) whose escalation paged nobody in the last PAGED_NOBODY_WINDOW_HOURS hours. */
+    pagedNobody: z.number().int(),
   })
   .meta({ id: 'AlertStats' });
 export type AlertStats = z.infer<typeof AlertStats>;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { MSG, OWN_MSG } from './messages.ts';
+import { MSG, OWN_MSG, SIGN_IN_LINK_MSG } from './messages.ts';
 import { PASSWORD_MIN } from './plans.ts';
 import { isEmail, requiredString } from './common.ts';
 
@@ -38,6 +38,14 @@ export const RegisterGoogleUserWithTenantBody = z.object({ tenantData: TenantDat
 export const PasswordResetBody = z.object({ email: Email });
 export const PasswordResetConfirmBody = z.object({ token: z.string().min(10).max(200), password: NewPassword });
 
+// One-time sign-in links (issue 25); their texts, error code and lifetime are in messages.ts (the web reads them without zod).
+export const SignInLinkBody = z.object({ email: Email });
+export const SignInLinkSent = z.object({ ok: z.literal(true), message: z.string() });
+export const SignInLinkTokenBody = z.object({ token: z.string({ error: SIGN_IN_LINK_MSG.invalid }).min(10, SIGN_IN_LINK_MSG.invalid).max(200, SIGN_IN_LINK_MSG.invalid) });
+/** What a live link is for, read without using it (mail scanners open links): the page asks "Sign in as …?". */
+export const SignInLinkPreview = z.object({ email: z.string(), expiresAt: z.string() });
+export type SignInLinkPreview = z.infer<typeof SignInLinkPreview>;
+
 export const Role = z.enum(['user', 'superAdmin']);
 export const MemberRole = z.enum(['owner', 'admin', 'user']);
 export type MemberRole = z.infer<typeof MemberRole>;
@@ -70,6 +78,8 @@ export const PublicUser = z.object({
   lastSignInAt: z.string().nullable(),
   hasPassword: z.boolean(),
   emailVerified: z.boolean(),
+  /** IANA zone of the person's pages and emails (issue 25); null until set (the web app then saves the browser's). */
+  timeZone: z.string().nullable(),
 });
 export type PublicUser = z.infer<typeof PublicUser>;
 

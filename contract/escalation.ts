@@ -55,6 +55,13 @@ export const ESCALATION_MSG = {
   clientSelectHelp: "Who is paged for this client's alerts, unless their integration names a policy. None: the default policy.",
   selectPlaceholder: 'None (use the default)',
   choicesLoadFailed: 'Escalation policies could not be loaded',
+  // The one-click default policy (issue 25): the getting-started panel's fourth step.
+  oneClickName: 'Default policy',
+  oneClickDescription: 'Made in one click: level 1 is paged by email and push as soon as an alert opens. Add people, schedules and later levels here.',
+  defaultExists: 'This organization already has a default escalation policy.',
+  oneClickCreated: 'Default escalation policy created: new alerts now page level 1 by email and push.',
+  oneClickFailed: 'Failed to create the default escalation policy. Please try again.',
+  defaultLoadFailed: 'Could not check for a default escalation policy.',
 } as const;
 
 /**
@@ -199,6 +206,10 @@ export type EscalationPolicy = z.infer<typeof EscalationPolicy>;
 
 export const EscalationPolicyList = z.object({ items: z.array(EscalationPolicy) });
 export type EscalationPolicyList = z.infer<typeof EscalationPolicyList>;
+
+/** The tenant's default policy (the spec's "query default"), or null when it has none. */
+export const DefaultEscalationPolicy = z.object({ policy: EscalationPolicy.nullable() }).meta({ id: 'DefaultEscalationPolicy' });
+export type DefaultEscalationPolicy = z.infer<typeof DefaultEscalationPolicy>;
 
 export const EscalationPolicyParams = TenantParam.extend({ policyId: z.string().min(1).max(100) });
 

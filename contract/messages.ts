@@ -112,3 +112,24 @@ export const OWN_MSG = {
   alreadyHasTenant: 'You already belong to an organization',
   oidcNotConfigured: 'Sign in with Google is not configured on this server',
 } as const;
+
+/** Minutes a one-time sign-in link works. */
+export const SIGN_IN_LINK_TTL_MINUTES = 15;
+
+/**
+ * One-time sign-in links (issue 25): the way in that failed guesses from other addresses cannot block, since it
+ * needs the account's mailbox. Texts of our own (the spec is silent), said the same by server and web.
+ */
+export const SIGN_IN_LINK_MSG = {
+  /** The 429 of a sign-in refused by the per-account ceiling; the same for an email without an account. */
+  accountThrottled: 'Too many failed sign-in attempts for this email. Try again later, or sign in with a one-time link we email you.',
+  sent: (email: string) => `If an account exists for ${email}, we sent a sign-in link. It works once, for ${SIGN_IN_LINK_TTL_MINUTES} minutes.`,
+  invalid: 'This sign-in link is not valid. Ask for a new one on the sign-in page.',
+  expired: 'This sign-in link has expired. Ask for a new one on the sign-in page.',
+  used: 'This sign-in link has already been used. Ask for a new one on the sign-in page.',
+  requestFailed: 'Failed to send the sign-in link. Please try again.',
+  useFailed: 'Could not sign you in with this link. Please try again.',
+} as const;
+
+/** `error.code` of a sign-in refused because the account (not this address) is throttled: the web offers a link. */
+export const ACCOUNT_THROTTLED = 'account_throttled';

@@ -1,9 +1,11 @@
 import { z } from 'zod';
-import { AlertPriority, AlertStatus } from './alerts.ts';
+import { AlertPriority, AlertStatus, type PagedNobodyReason } from './alerts.ts';
+
+const NO_POLICY = 'No escalation policy applies to this alert: nobody was paged.';
 
 /** Texts of the escalation engine and the acknowledge page (the spec is silent on both). */
 export const PAGING_MSG = {
-  noPolicy: 'No escalation policy applies to this alert: nobody was paged.',
+  noPolicy: NO_POLICY,
   noTargetForPriority: (priority: string) => `The escalation policy has no time for ${priority} alerts: nobody was paged.`,
   /** An alert the engine could not escalate (its error, alone, each time it was tried): it stops, the others go on. */
   escalationFailed: (message: string) => `The escalation stopped on an error: ${message.slice(0, 200)}. Nobody more will be paged for this alert.`,
@@ -19,6 +21,13 @@ export const PAGING_MSG = {
   /** An SMS found 'sending' after its run stopped: not sent again (it costs money and has mostly arrived). */
   smsUncertain: 'The server stopped while sending this SMS: it may have arrived, and is not sent again',
   sendUncertain: 'The server stopped twice while sending this page: it is not sent a third time',
+  /** A channel that failed twice in a row for a page: the person's next channel is paged at once. */
+  fallback: (from: string) => `${from === 'sms' ? 'SMS' : from.charAt(0).toUpperCase() + from.slice(1)} kept failing: paged by this channel instead`,
+  /** A storm: more pages for one person and channel within a minute than PAGE_STORM_LIMIT; the rest wait for a summary. */
+  heldForSummary: (limit: number) => `More than ${limit} pages within a minute: kept for a summary page`,
+  inSummary: (count: number) => `Sent in a summary page of ${count} alert${count === 1 ? '' : 's'}`,
+  ackedBeforeSummary: 'The alert was no longer new when the summary page went out',
+  notMemberAnyMore: 'No longer a member of this organization',
   ackLinkInvalid: 'This acknowledge link is invalid or has expired.',
   ackLinkUsed: 'This acknowledge link was already used.',
   ackNoLongerMember: 'You are no longer a member of this organization.',
@@ -26,6 +35,14 @@ export const PAGING_MSG = {
   ackAlready: (status: string) => `This alert is already ${status.replace('_', ' ')}: nothing to acknowledge.`,
   ackFailed: 'Failed to acknowledge the alert. Please try again.',
   overdue: 'Overdue',
+  /** The mark of an alert whose escalation paged nobody (issue 25), and why (its tooltip). */
+  pagedNobody: 'Paged nobody',
+  pagedNobodyReasons: {
+    no_policy: NO_POLICY,
+    nobody_on_level: 'Level 1 of its escalation policy names nobody who can be paged (no member, nobody on call, or no channel): nobody was paged.',
+    unreachable: 'Nobody on level 1 of its escalation policy could be reached on any channel: nobody was paged.',
+    failed: 'The escalation stopped on an error before anybody was paged.',
+  } satisfies Record<PagedNobodyReason, string>,
 } as const;
 
 /** How each active member of a tenant can be paged now (the policy form warns about people nobody can reach). */
@@ -44,6 +61,9 @@ export const Reachability = z.object({
 });
 export type Reachability = z.infer<typeof Reachability>;
 
+/** An SMS page's short acknowledge link code. */
+export const ShortAckParam = z.object({ code: z.string().max(40) });
+
 export const AckTokenParam = z.object({ token: z.string().min(10).max(100).regex(/^[A-Za-z0-9_-]+$/) });
 
 /** What the acknowledge page shows before the person presses the button (a GET never acknowledges). */
@@ -53,8 +73,14 @@ export const AckLinkInfo = z.object({
   priority: AlertPriority,
   status: AlertStatus,
   source: z.string(),
+  /** Trimmed to 1,000 characters. */
+  description: z.string().nullable(),
+  createdAt: z.string(),
+  clientName: z.string().nullable(),
   tenantName: z.string(),
   personName: z.string(),
+  /** The person's time zone (IANA; UTC when they have not chosen one): the page shows times in it. */
+  timeZone: z.string(),
   /** False once the link was used. */
   usable: z.boolean(),
 });

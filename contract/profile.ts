@@ -16,6 +16,8 @@ export const PROFILE_MSG = {
   tagRequired: 'Tag cannot be empty',
   pushSubscriptionInvalid: 'Invalid push subscription',
   pushEndpointNotPublic: 'The push service of this subscription is not at a public address',
+  timeZoneInvalid: 'Choose a valid time zone',
+  timeZoneDescription: 'Pages and emails show times in this zone.',
 } as const;
 
 export const PRIORITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -25,11 +27,16 @@ export type Priority = z.infer<typeof Priority>;
 /** E.164: a plus, a country code that does not start with 0, at most 15 digits in all. */
 export const E164 = /^\+[1-9]\d{1,14}$/;
 
-export const UpdateProfileBody = z.object({
-  displayName: z.string({ error: MSG.displayNameEmpty }).trim().min(1, MSG.displayNameEmpty).max(120, 'Display name must be at most 120 characters'),
-  /** Accepted only so a client that sends the email back is told it cannot change. */
-  email: z.string().max(254).optional(),
-});
+/** A field left out stays as it is; at least one of displayName and timeZone is given. */
+export const UpdateProfileBody = z
+  .object({
+    displayName: z.string({ error: MSG.displayNameEmpty }).trim().min(1, MSG.displayNameEmpty).max(120, 'Display name must be at most 120 characters').optional(),
+    /** Accepted only so a client that sends the email back is told it cannot change. */
+    email: z.string().max(254).optional(),
+    /** An IANA zone name; the server checks it with Luxon (kept out of the browser bundle) and corrects only its letter case. */
+    timeZone: z.string({ error: PROFILE_MSG.timeZoneInvalid }).trim().min(1, PROFILE_MSG.timeZoneInvalid).max(64, PROFILE_MSG.timeZoneInvalid).optional(),
+  })
+  .refine((b) => b.displayName !== undefined || b.timeZone !== undefined, { message: MSG.displayNameEmpty, path: ['displayName'] });
 export type UpdateProfileBody = z.infer<typeof UpdateProfileBody>;
 
 export const ProfileResponse = z.object({ user: PublicUser });

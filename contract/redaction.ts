@@ -20,13 +20,19 @@ const decodedSegment = (segment: string) => {
   }
 };
 
+/** A top-level path segment the next segment of which is a secret: an SMS page's short acknowledge link (/a/<code>). */
+const SECRET_AFTER_ROOT = ['a'];
+
 /** A path with the segment after each secret-bearing prefix replaced, however the prefix was percent-encoded. */
 function redactPath(path: string): string {
   const raw = path.split('/');
   const decoded = raw.map(decodedSegment);
+  // Where the path starts: after `scheme://host` in a whole URL.
+  const root = /^[a-z][a-z0-9+.-]*:$/i.test(raw[0]) && raw[1] === '' ? 3 : 1;
   for (let i = 1; i < raw.length; i++) {
     if (raw[i] === '') continue;
     if (SECRET_AFTER.some((prefix) => prefix.every((word, k) => decoded[i - prefix.length + k] === word))) raw[i] = REDACTED;
+    else if (i === root + 1 && SECRET_AFTER_ROOT.includes(decoded[root])) raw[i] = REDACTED;
   }
   return raw.join('/');
 }

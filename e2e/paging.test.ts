@@ -31,9 +31,23 @@ describe.skipIf(!chromiumAvailable())('paging in Chromium', () => {
     // The worker of the running server pages level 1 at once.
     await expect.poll(() => server.mailer.sent.filter((m) => m.to === email).length).toBe(1);
     const mail = server.mailer.sent.find((m) => m.to === email)!;
-    expect(mail.subject).toBe('[CRITICAL] API latency above 2 s');
+    expect(mail.subject).toBe('[CRIT] API latency above 2 s');
     const ackUrl = /Acknowledge: (\S+)/.exec(mail.text)![1];
     expect(ackUrl.startsWith(`${server.url}/ack/`)).toBe(true);
+
+    // The HTML mail, as a mail app on a phone shows it in dark mode and a desktop one in light: the Acknowledge
+    // button first, readable either way.
+    for (const [theme, width] of [['dark', 390], ['light', 900]] as const) {
+      const reader = await newPage(browser, { width, height: 800, theme });
+      await reader.page.setContent(mail.html!);
+      const button = reader.page.getByRole('link', { name: 'Acknowledge' });
+      expect(await button.getAttribute('href')).toBe(ackUrl);
+      expect(await reader.page.getByRole('link', { name: 'Open alert' }).getAttribute('href')).toBe(`${server.url}/app/dashboard?alert=${alertId}`);
+      const background = await reader.page.evaluate(() => getComputedStyle(document.querySelector('.card')!).backgroundColor);
+      expect(background).toBe(theme === 'dark' ? 'rgb(26, 27, 30)' : 'rgb(255, 255, 255)');
+      await screenshot(reader.page, `paging-email-${theme}-${width === 390 ? 'phone' : 'desktop'}`);
+      await reader.context.close();
+    }
 
     // The alert's timeline says who was paged and how.
     await page.goto(`${server.url}/app/dashboard?alert=${alertId}`);

@@ -43,6 +43,11 @@ export interface Config {
    * default 5): a process killed or a database lost mid-send sends at most that many pages twice.
    */
   pageSendsInFlight: number;
+  /**
+   * More pages than this for one person on one channel within a minute are kept for one summary page a minute
+   * (PAGE_STORM_LIMIT, default 5; 0 turns summaries off).
+   */
+  pageStormLimit: number;
   /** SMS through a Twilio-compatible Messages API; null turns the sms channel off. */
   sms: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
   /** Run the job worker (escalation steps, deliveries) in this process; tests drive it by hand instead. */
@@ -113,6 +118,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         : null,
     jobWorker: env.JOB_WORKER !== 'false',
     pageSendsInFlight: Math.max(1, Number(env.PAGE_SENDS_IN_FLIGHT ?? 5) || 5),
+    pageStormLimit: stormLimit(env.PAGE_STORM_LIMIT),
     pushAllowedHosts: (env.PUSH_ALLOWED_HOSTS ?? '').split(',').map((h) => h.trim()).filter(Boolean),
     signInLimit: {
       perAccount: Number(env.SIGNIN_LIMIT_ACCOUNT ?? 5),
@@ -167,4 +173,10 @@ export function parseTrustProxy(value: string | undefined): false | string[] | T
   if (/^\d+$/.test(v)) return trustHops(Number(v));
   const list = v.split(',').map((s) => s.trim()).filter(Boolean);
   return list.length > 0 ? list : false;
+}
+
+/** PAGE_STORM_LIMIT: a whole number ≥ 0 (0: no summaries); anything else is the default, 5. */
+function stormLimit(v: string | undefined): number {
+  const n = Number(v ?? 5);
+  return Number.isInteger(n) && n >= 0 ? n : 5;
 }

@@ -15,6 +15,8 @@ export interface UsersTable {
   last_sign_in_at: string | null;
   /** Set when the account proved it reads its mailbox; needed to accept invitations without their link. */
   email_verified_at?: string | null;
+  /** IANA zone pages and emails give this person's times in (issue 25); null until set, read as UTC. */
+  time_zone?: string | null;
 }
 
 export interface SessionsTable {
@@ -83,6 +85,16 @@ export interface PasswordResetsTable {
   created_at: string;
 }
 
+/** A one-time sign-in link mailed to a throttled account (migration 0019): only its token's SHA-256; 15 minutes, single use. */
+export interface SignInLinksTable {
+  id: string;
+  user_id: string;
+  token_hash: string;
+  created_at: string;
+  expires_at: string;
+  used_at: string | null;
+}
+
 export interface OidcStatesTable {
   state: string;
   code_verifier: string;
@@ -127,6 +139,7 @@ export interface CoreTables {
   pricing_plans: PricingPlansTable;
   settings: SettingsTable;
   password_resets: PasswordResetsTable;
+  sign_in_links: SignInLinksTable;
   oidc_states: OidcStatesTable;
   clients: ClientsTable;
 }
@@ -243,6 +256,9 @@ export interface AlertsTable {
   next_step_at?: string | null;
   /** When the overdue check of a running escalation falls due (migration 0013); null without one to come. */
   overdue_check_at?: string | null;
+  /** When its escalation was found to page nobody (migration 0018), and why; null when someone was paged. */
+  paged_nobody_at?: string | null;
+  paged_nobody_reason?: 'no_policy' | 'nobody_on_level' | 'unreachable' | 'failed' | null;
 }
 
 export interface AlertNotesTable {
@@ -373,13 +389,20 @@ export interface NotificationAttemptsTable {
   level: number | null;
   user_id: string;
   channel: 'email' | 'push' | 'sms';
-  /** 'sending': handed to its provider, the outcome not known yet (a run that stopped leaves it so). */
-  outcome: 'pending' | 'sending' | 'sent' | 'failed' | 'skipped';
+  /**
+   * 'sending': handed to its provider, the outcome not known yet (a run that stopped leaves it so); 'held': kept for
+   * the person's next summary page (a storm); 'summarized': in a summary page that went out.
+   */
+  outcome: 'pending' | 'sending' | 'sent' | 'failed' | 'skipped' | 'held' | 'summarized';
   reason: string | null;
   provider_id: string | null;
   tries: number;
   created_at: string;
   updated_at: string;
+  /** An SMS page's short acknowledge link code (/a/<code>). */
+  short_code: string | null;
+  /** The channel whose repeated failures made this page (the person's next channel). */
+  fallback_from: 'email' | 'push' | 'sms' | null;
 }
 
 export interface AckTokensTable {

@@ -35,6 +35,9 @@ for (const db of testDatabases()) {
       await app.inject({ method: 'GET', url: `/api/calendar%46eeds/${token}.ics` });
       await app.inject({ method: 'GET', url: `/api/%61ck/${token}` });
       await app.inject({ method: 'GET', url: `/%69nvitations/${token}` });
+      // An SMS page's short acknowledge link, plain and encoded.
+      await app.inject({ method: 'GET', url: `/a/${code}` });
+      await app.inject({ method: 'GET', url: `/%61/${code}x` });
 
       const text = log.text;
       expect(log.lines.length).toBeGreaterThan(10);
@@ -58,6 +61,8 @@ for (const db of testDatabases()) {
           '/api/calendar%46eeds/[redacted]',
           '/api/%61ck/[redacted]',
           '/%69nvitations/[redacted]',
+          '/a/[redacted]',
+          '/%61/[redacted]',
         ]),
       );
       // Other URLs stay as they were: ids are not secrets and make the log useful.

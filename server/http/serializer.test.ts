@@ -33,6 +33,7 @@ const alert: Alert = {
   occurrences: 3,
   lastSeenAt: '2026-11-25T00:01:00.000Z',
   overdueAt: null,
+  pagedNobody: null,
   actions: ['acknowledge', 'resolve'],
 };
 

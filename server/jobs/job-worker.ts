@@ -73,8 +73,9 @@ export interface JobWorkerOptions {
   batch?: number;
   /** Claim-and-run loops side by side in `runDue` (default 2 on PostgreSQL, 1 on SQLite, whose writes are serial). */
   lanes?: number;
-  /** Backoff before try n+1: base × 4^(n-1). */
+  /** Backoff before try n+1: base × 4^(n-1), at most `retryMaxMs` (default 10 minutes). */
   retryBaseMs?: number;
+  retryMaxMs?: number;
 }
 
 /**
@@ -309,7 +310,7 @@ export class JobWorker {
         done.push(job.id);
       } else {
         this.opts.log.warn({ err, job: { id: job.id, kind: job.kind, attempts } }, 'job failed; retrying later');
-        const delay = (this.opts.retryBaseMs ?? 5_000) * 4 ** (attempts - 1);
+        const delay = Math.min((this.opts.retryBaseMs ?? 5_000) * 4 ** (attempts - 1), this.opts.retryMaxMs ?? 10 * 60_000);
         retries.set(delay, [...(retries.get(delay) ?? []), job.id]); // few: failures are rare
       }
     }

@@ -71,11 +71,89 @@ const ATTEMPT_INSERT: BulkInsert<AttemptRow> = {
     ['tries', 'int'],
     ['created_at', 'text'],
     ['updated_at', 'text'],
+    ['short_code', 'text'],
+    ['fallback_from', 'text'],
   ],
   tail:
     'on conflict ("alert_id", "step", "user_id", "channel") do update set "outcome" = excluded."outcome", "reason" = excluded."reason", ' +
     '"provider_id" = excluded."provider_id", "tries" = excluded."tries", "updated_at" = excluded."updated_at"',
 };
+
+/**
+ * What each of these people got on each channel since `since`, keyed `${userId}|${channel}`: how many pages (sent, on
+ * their way, or kept for or sent in a summary) and how many of those were summed up. A storm is a person past
+ * PAGE_STORM_LIMIT pages within a minute, and lasts while their pages are summed up.
+ */
+export async function unsafeCountRecentPages(db: DB, userIds: string[], since: string): Promise<Map<string, { pages: number; summed: number }>> {
+  const out = new Map<string, { pages: number; summed: number }>();
+  for (const part of chunks(userIds)) {
+    const rows = await db
+      .selectFrom('notification_attempts')
+      .select((eb) => [
+        'user_id',
+        'channel',
+        eb.fn.countAll<number>().as('n'),
+        eb.fn.sum<number>(eb.case().when('outcome', 'in', ['held', 'summarized']).then(1).else(0).end()).as('summed'),
+      ])
+      .where('user_id', 'in', part)
+      .where('updated_at', '>', since)
+      .where('outcome', 'in', ['sent', 'sending', 'held', 'summarized'])
+      .groupBy(['user_id', 'channel'])
+      .execute();
+    for (const r of rows) out.set(`${r.user_id}|${r.channel}`, { pages: Number(r.n), summed: Number(r.summed ?? 0) });
+  }
+  return out;
+}
+
+/** The channels each (alert, step, person) was paged by, and what made each page, keyed `${alertId}|${step}|${userId}`. */
+export async function findStepChannels(db: DB, keys: Array<Pick<AttemptKey, 'tenant_id' | 'alert_id' | 'step' | 'user_id'>>) {
+  const out = new Map<string, Array<Pick<AttemptRow, 'channel' | 'fallback_from'>>>();
+  for (const part of chunks(keys)) {
+    const wanted = new Set(part.map((k) => `${k.alert_id}|${k.step}|${k.user_id}`));
+    const rows = await db
+      .selectFrom('notification_attempts')
+      .select(['alert_id', 'step', 'user_id', 'channel', 'fallback_from'])
+      .where('tenant_id', 'in', [...new Set(part.map((k) => k.tenant_id))])
+      .where('alert_id', 'in', [...new Set(part.map((k) => k.alert_id))])
+      .where('user_id', 'in', [...new Set(part.map((k) => k.user_id))])
+      .execute();
+    for (const r of rows) {
+      const key = `${r.alert_id}|${r.step}|${r.user_id}`;
+      if (wanted.has(key)) out.set(key, [...(out.get(key) ?? []), { channel: r.channel, fallback_from: r.fallback_from }]);
+    }
+  }
+  return out;
+}
+
+/** The outcomes of one step's pages of each alert (tenant-scoped), keyed by alert id. */
+export async function findStepOutcomes(db: DB, alerts: Array<{ tenant_id: string; alert_id: string }>, step: string): Promise<Map<string, AttemptRow['outcome'][]>> {
+  const out = new Map<string, AttemptRow['outcome'][]>();
+  const byTenant = new Map<string, Set<string>>();
+  for (const a of alerts) byTenant.set(a.tenant_id, (byTenant.get(a.tenant_id) ?? new Set()).add(a.alert_id));
+  for (const [tenantId, ids] of byTenant)
+    for (const part of chunks([...ids])) {
+      const rows = await db.selectFrom('notification_attempts').select(['alert_id', 'outcome']).where('tenant_id', '=', tenantId).where('alert_id', 'in', part).where('step', '=', step).execute();
+      for (const r of rows) out.set(r.alert_id, [...(out.get(r.alert_id) ?? []), r.outcome]);
+    }
+  return out;
+}
+
+/** A person's pages on a channel kept for their summary (oldest first, at most `limit`), with their alerts' clients. */
+export async function unsafeListHeldPages(db: DB, tenantId: string, userId: string, channel: AttemptRow['channel'], limit: number) {
+  return db
+    .selectFrom('notification_attempts as n')
+    .innerJoin('alerts as a', 'a.id', 'n.alert_id')
+    .leftJoin('clients as c', 'c.id', 'a.client_id')
+    .selectAll('n')
+    .select(['a.status as alert_status', 'c.name as client_name'])
+    .where('n.user_id', '=', userId)
+    .where('n.channel', '=', channel)
+    .where('n.outcome', '=', 'held')
+    .where('n.tenant_id', '=', tenantId)
+    .orderBy('n.updated_at')
+    .limit(limit)
+    .execute();
+}
 
 export async function listAttempts(db: DB, tenantId: string, alertId: string) {
   return db.selectFrom('notification_attempts').selectAll().where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).orderBy('created_at').execute();
@@ -94,7 +172,7 @@ export async function listPageOutcomes(db: DB, tenantId: string, alertId: string
     .select(['n.id', 'n.step', 'n.level', 'n.user_id', 'n.channel', 'n.outcome', 'n.reason', 'n.updated_at', 'u.display_name', 'u.email'])
     .where('n.tenant_id', '=', tenantId)
     .where('n.alert_id', '=', alertId)
-    .where('n.outcome', 'not in', ['pending', 'sending'])
+    .where('n.outcome', 'not in', ['pending', 'sending', 'held'])
     .where((eb) => eb.not(eb.and([eb('n.step', '=', 'subscription'), eb('n.outcome', '=', 'skipped')])))
     .orderBy('n.updated_at')
     .orderBy('n.id')

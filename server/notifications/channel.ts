@@ -45,8 +45,10 @@ export interface Message {
   priority?: Priority;
   /** Email subject and push title. */
   title: string;
-  /** Email body (plain text). */
+  /** Email body (plain text; also the alternative of an HTML email). */
   text: string;
+  /** Email body as HTML, sent with `text` as its plain-text alternative. */
+  html?: string;
   /** Push body. */
   summary: string;
   /** The SMS text (at most 160 characters); a message without one is never sent by SMS. */

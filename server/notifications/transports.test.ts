@@ -138,7 +138,7 @@ describe('delivery transports against local providers', () => {
     const api = await fakeProvider(() => next);
     try {
       const t = createTransports({ sms: { apiUrl: api.url, accountSid: 'AC1', authToken: 'secret', from: '+15550000000' }, pushAllowedHosts: [] }, vapid, { send: async () => {} });
-      const body = smsText('CRITICAL', 'Disk full on db-1', 'http://localhost:3000/ack/tok');
+      const body = smsText('critical', 'Globex', 'Disk full on db-1', 'http://localhost:3000/a/tok');
       expect(await t.sms!('+15551234567', body)).toEqual({ providerId: 'SM123' });
       const req = api.received[0];
       expect(req.url).toBe('/2010-04-01/Accounts/AC1/Messages.json');
@@ -154,12 +154,13 @@ describe('delivery transports against local providers', () => {
     }
   });
 
-  it('keeps an SMS within 160 characters, with the priority and the acknowledge link whole', () => {
-    const url = 'https://alertdesk.example.com/ack/AAAAAAAAAAAAAAAAAAAAAA';
-    const text = smsText('CRITICAL', 'x'.repeat(500), url);
+  it('keeps an SMS within 160 characters, with the priority, the client and the acknowledge link whole', () => {
+    const url = 'https://alertdesk.example.com/a/AAAAAAAAAAAA';
+    const text = smsText('critical', 'Globex', 'x'.repeat(500), url);
     expect(text.length).toBe(160);
-    expect(text.startsWith('[CRITICAL] xxx')).toBe(true);
-    expect(text.endsWith(` Ack: ${url}`)).toBe(true);
-    expect(smsText('LOW', 'Short', url)).toBe(`[LOW] Short Ack: ${url}`);
+    expect(text.startsWith('[CRIT] Globex: xxx')).toBe(true);
+    expect(text.endsWith(`…. Ack: ${url}`)).toBe(true);
+    expect(smsText('critical', 'Globex', 'EXCH01 not responding', url)).toBe(`[CRIT] Globex: EXCH01 not responding. Ack: ${url}`);
+    expect(smsText('low', null, 'Short.', url)).toBe(`[LOW] Short. Ack: ${url}`);
   });
 });

@@ -4,6 +4,7 @@ import { addMember, registerOwner } from './factories.ts';
 import { createIntegration, ingest } from './alerts.ts';
 import { fakeTransports } from './fake-transports.ts';
 import type { AlertSubscription, Priority } from '../../contract/profile.ts';
+import type { Config } from '../config.ts';
 
 export const MINUTE = 60_000;
 
@@ -29,7 +30,7 @@ export async function savePreferences(agent: Agent, tenantId: string, p: Prefere
  * moves (`advance`, or `h.nowMs`), with local stand-ins of the providers (`h.fake`), and helpers to build a tenant with
  * a default policy and to trigger alerts.
  */
-export function pagingHarness(db: TestDatabase) {
+export function pagingHarness(db: TestDatabase, config: Partial<Config> = {}) {
   const h = {
     env: null as unknown as Awaited<ReturnType<typeof startTestApp>>,
     fake: null as unknown as ReturnType<typeof fakeTransports>,
@@ -68,7 +69,7 @@ export function pagingHarness(db: TestDatabase) {
   };
   beforeAll(async () => {
     h.fake = fakeTransports();
-    h.env = await startTestApp(db, {}, undefined, { clock: h.clock, transports: h.fake.transports });
+    h.env = await startTestApp(db, config, undefined, { clock: h.clock, transports: h.fake.transports });
   });
   afterAll(async () => h.env?.close());
   // Alerts are stamped with the real time: every test starts its clock there and moves it forward.

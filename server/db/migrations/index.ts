@@ -15,6 +15,10 @@ import * as m0013 from './0013_escalation_schedule.ts';
 import * as m0014 from './0014_lean_alert_indexes.ts';
 import * as m0015 from './0015_retire_escalation_jobs.ts';
 import * as m0016 from './0016_approval_self_approval.ts';
+import * as m0017 from './0017_user_time_zone.ts';
+import * as m0018 from './0018_alert_paged_nobody.ts';
+import * as m0019 from './0019_sign_in_links.ts';
+import * as m0020 from './0020_page_short_links.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +38,8 @@ export const migrations: Record<string, Migration> = {
   '0014_lean_alert_indexes': m0014,
   '0015_retire_escalation_jobs': m0015,
   '0016_approval_self_approval': m0016,
+  '0017_user_time_zone': m0017,
+  '0018_alert_paged_nobody': m0018,
+  '0019_sign_in_links': m0019,
+  '0020_page_short_links': m0020,
 };

@@ -158,6 +158,8 @@ export function toAlert(row: AlertRow): Alert {
     lastSeenAt: row.last_seen_at,
     // Overdue matters while nobody has acknowledged it; once someone has, the badge goes.
     overdueAt: row.status === 'new' ? (row.overdue_at ?? null) : null,
+    // A fact of its escalation, kept whatever happens to the alert after.
+    pagedNobody: row.paged_nobody_at && row.paged_nobody_reason ? { at: row.paged_nobody_at, reason: row.paged_nobody_reason } : null,
     actions: allowedActions(row.status),
   };
 }
@@ -228,6 +230,21 @@ export async function countActiveByPriority(db: DB, tenantId: string) {
   const by: Record<AlertPriority, number> = { critical: 0, high: 0, medium: 0, low: 0, info: 0 };
   for (const r of rows) if (r.priority in by) by[r.priority] = Number(r.n);
   return by;
+}
+
+/**
+ * How many alerts of the tenant (any status) were marked as having paged nobody since `since`: read from the partial
+ * index of marked alerts (migration 0018), so the count costs the marked alerts of the window alone.
+ */
+export async function countPagedNobodySince(db: DB, tenantId: string, since: string): Promise<number> {
+  const row = await db
+    .selectFrom('alerts')
+    .select((eb) => eb.fn.countAll().as('n'))
+    .where('tenant_id', '=', tenantId)
+    .where('paged_nobody_at', 'is not', null)
+    .where('paged_nobody_at', '>=', since)
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }
 
 /** Whether the tenant has any alert at all, whatever its status (one indexed row at most). */
@@ -393,11 +410,16 @@ export const UPSERT_COLUMNS = [
 
 /**
  * What lists and the detail show of an alert (`toAlert`, the timeline): the columns ingestion writes but the search
- * text, and the overdue mark; not the escalation's bookkeeping, which the active list would otherwise read, parse and
+ * text, and the overdue and paged-nobody marks; not the escalation's bookkeeping, which the active list would otherwise read, parse and
  * drop a hundred times per request.
  */
-type ShownColumn = Exclude<(typeof UPSERT_COLUMNS)[number], 'search_text'> | 'overdue_at';
-const SHOWN_COLUMNS: readonly ShownColumn[] = [...UPSERT_COLUMNS.filter((c): c is Exclude<typeof c, 'search_text'> => c !== 'search_text'), 'overdue_at'];
+type ShownColumn = Exclude<(typeof UPSERT_COLUMNS)[number], 'search_text'> | 'overdue_at' | 'paged_nobody_at' | 'paged_nobody_reason';
+const SHOWN_COLUMNS: readonly ShownColumn[] = [
+  ...UPSERT_COLUMNS.filter((c): c is Exclude<typeof c, 'search_text'> => c !== 'search_text'),
+  'overdue_at',
+  'paged_nobody_at',
+  'paged_nobody_reason',
+];
 
 /** New alerts per UTC day since `since` (deliberately unscoped: platform analytics for super admins). */
 export async function unsafeCountAlertsPerDay(db: DB, since: string) {

@@ -14,9 +14,10 @@ import {
   BulkAlertResult,
   NoteBody,
   ASSIGNEE_ME,
+  PAGED_NOBODY_WINDOW_HOURS,
 } from '../../../contract/alerts.ts';
 import type { Deps } from '../../deps.ts';
-import { countActiveByPriority, hasAnyAlert, listActiveAlerts, listAlertHistory, toAlert } from './alerts.repository.ts';
+import { countActiveByPriority, countPagedNobodySince, hasAnyAlert, listActiveAlerts, listAlertHistory, toAlert } from './alerts.repository.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { acknowledgeAlert, addAlertNote, assignAlert, bulkAlertAction, closeAlert, getAlertDetail, resolveAlert, startWorkOnAlert } from './alerts.service.ts';
 
@@ -50,9 +51,10 @@ export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
     { config: { tenantScoped: true }, schema: { tags: ['alerts'], params: TenantParam, response: { 200: AlertStats, ...errors } } },
     async (req) => {
       const tenantId = req.tenantContext.tenant.id;
-      const by = await countActiveByPriority(db, tenantId);
+      const since = new Date(Date.now() - PAGED_NOBODY_WINDOW_HOURS * 3_600_000).toISOString();
+      const [by, pagedNobody] = await Promise.all([countActiveByPriority(db, tenantId), countPagedNobodySince(db, tenantId, since)]);
       const total = by.critical + by.high + by.medium + by.low + by.info;
-      return { ...by, lowInfo: by.low + by.info, total, hasAlerts: total > 0 || (await hasAnyAlert(db, tenantId)) };
+      return { ...by, lowInfo: by.low + by.info, total, hasAlerts: total > 0 || (await hasAnyAlert(db, tenantId)), pagedNobody };
     },
   );
 

@@ -10,10 +10,14 @@ import {
   RegisterResponse,
   RegisterUserWithTenantBody,
   SignInBody,
+  SignInLinkBody,
+  SignInLinkPreview,
+  SignInLinkSent,
+  SignInLinkTokenBody,
 } from '../../../contract/auth.ts';
 import { ErrorBody, Ok } from '../../../contract/common.ts';
 import { AcceptInvitationResponse, RegisterFromInvitationBody, TokenParam } from '../../../contract/members.ts';
-import { OWN_MSG } from '../../../contract/messages.ts';
+import { ACCOUNT_THROTTLED, OWN_MSG, SIGN_IN_LINK_MSG, SIGN_IN_LINK_TTL_MINUTES } from '../../../contract/messages.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../db/database.ts';
 import { AppError, tooMany, unauthorized } from '../../http/errors.ts';
@@ -26,6 +30,7 @@ import { describeMe, registerTenantForUser, registerUserWithTenant } from './aut
 import { finishOidc, OIDC_FLOW_TTL_MS, startOidc } from './oidc.service.ts';
 import { verifyPassword } from '../../lib/password.ts';
 import { confirmPasswordReset, requestPasswordReset } from './password-reset.service.ts';
+import { previewSignInLink, sendSignInLink, useSignInLink } from './sign-in-link.service.ts';
 import { createSession, deleteSession, hasLiveSessionFrom } from './sessions.repository.ts';
 
 /**
@@ -42,6 +47,21 @@ const oidcCookieOptions = (req: FastifyRequest) => ({
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 409: ErrorBody, 429: ErrorBody };
 const invitationErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody, 429: ErrorBody };
+const linkErrors = { 400: ErrorBody, 404: ErrorBody, 410: ErrorBody };
+
+/**
+ * Sign-in link mails per window: per address over every email asked (beyond it 429, as for reset mails: it says nothing
+ * about accounts), and per email, account or not (beyond it the same 200 and no mail). Three mails at most reach the
+ * owner's mailbox however many addresses ask, and asking cannot lock the owner out either: a link lasts as long as the
+ * window, so while an email's count is full, every link mailed in that window still works (until one is used).
+ */
+const LINKS_PER_ADDRESS = 10;
+const LINKS_PER_ACCOUNT = 3;
+const LINK_WINDOW_MS = SIGN_IN_LINK_TTL_MINUTES * 60_000;
+
+/** 429 for a sign-in refused by the account's ceiling: its own code, so the page can offer a sign-in link instead. */
+const accountThrottled = (retryAfterSec: number) =>
+  new AppError(429, ACCOUNT_THROTTLED, SIGN_IN_LINK_MSG.accountThrottled, undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSec))) });
 
 export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
@@ -54,6 +74,13 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
   const failuresByAccount = new WindowCounter(limits.perAccountTotal, limits.windowMs);
   const registrationsByIp = new WindowCounter(config.registerLimit.perIp, config.registerLimit.windowMs);
   const resetRequestsByIp = new WindowCounter(config.resetLimit.perIp, config.resetLimit.windowMs);
+  const linkRequestsByIp = new WindowCounter(LINKS_PER_ADDRESS, LINK_WINDOW_MS);
+  const linkMailsByAccount = new WindowCounter(LINKS_PER_ACCOUNT, LINK_WINDOW_MS);
+  // Sign-in link mails still going out (they are sent after the answer); closing the server waits for them.
+  const mailing = new Set<Promise<void>>();
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...mailing]);
+  });
 
   /** Counts a registration attempt from this address, or answers 429 when it has made too many. */
   const limitRegistration = (ip: string) => {
@@ -86,7 +113,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
     const user = await findUserByEmail(db, email);
     const ceiling = failuresByAccount.blockedFor(email);
     // Same query whether or not the account exists, so the answer under attack does not tell accounts apart.
-    if (ceiling > 0 && !(await hasLiveSessionFrom(db, user?.id ?? '', req.ip))) throw tooMany(OWN_MSG.tooManyAttempts, ceiling);
+    if (ceiling > 0 && !(await hasLiveSessionFrom(db, user?.id ?? '', req.ip))) throw accountThrottled(ceiling);
     // Always one argon2id verification (a dummy hash without an account or password): no timing difference.
     const valid = await verifyPassword(user?.password_hash, password);
     if (!user || !valid) {
@@ -130,6 +157,49 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
     async (req) => {
       await confirmPasswordReset(deps, req.body.token, req.body.password);
       return { ok: true as const };
+    },
+  );
+
+  r.post(
+    '/api/auth/sign-in-link',
+    { schema: { tags: ['auth'], body: SignInLinkBody, response: { 200: SignInLinkSent, ...errors } } },
+    async (req) => {
+      const { email } = req.body;
+      const wait = linkRequestsByIp.blockedFor(req.ip);
+      if (wait > 0) throw tooMany(OWN_MSG.tooManyRequests, wait);
+      linkRequestsByIp.hit(req.ip);
+      if (linkMailsByAccount.blockedFor(email) === 0) {
+        linkMailsByAccount.hit(email);
+        // Not awaited: the answer must take as long for an email without an account (one look-up) as with one (a
+        // look-up, an insert and an SMTP exchange).
+        const sending = sendSignInLink(deps, email).catch((err: unknown) => req.log.error({ err }, 'sign-in link mail failed'));
+        mailing.add(sending);
+        void sending.finally(() => mailing.delete(sending));
+      }
+      return { ok: true as const, message: SIGN_IN_LINK_MSG.sent(email) };
+    },
+  );
+
+  // Opening the link shows whom it signs in; only the button (this POST) uses it, so a mail scanner that follows it
+  // spends nothing.
+  r.post(
+    '/api/auth/sign-in-link/preview',
+    { schema: { tags: ['auth'], body: SignInLinkTokenBody, response: { 200: SignInLinkPreview, ...linkErrors } } },
+    async (req) => previewSignInLink(deps, req.body.token),
+  );
+
+  // Not behind the failed-sign-in counters: that is its point. Guessing a 256-bit token is hopeless, and whoever holds
+  // a live one reads the account's mailbox, which could reset the password anyway.
+  r.post(
+    '/api/auth/sign-in-link/use',
+    { schema: { tags: ['auth'], body: SignInLinkTokenBody, response: { 200: MeResponse, ...linkErrors } } },
+    async (req, reply) => {
+      const user = await useSignInLink(deps, req.body.token);
+      // This address is the owner's: its own failure count starts over, and the session it now holds takes it past the
+      // account's ceiling for later password sign-ins too (the ceiling itself stays, for the other addresses).
+      failuresByPair.reset(`${user.email}\n${req.ip}`);
+      const at = await signIn(req, reply, user.id);
+      return describeMe(db, { ...user, last_sign_in_at: at });
     },
   );
 

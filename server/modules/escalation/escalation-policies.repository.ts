@@ -78,6 +78,11 @@ export async function findPolicy(db: DB, tenantId: string, policyId: string): Pr
   return db.selectFrom('escalation_policies').selectAll().where('tenant_id', '=', tenantId).where('id', '=', policyId).executeTakeFirst();
 }
 
+/** The tenant's default policy, if it has one. */
+export async function findDefaultPolicy(db: DB, tenantId: string): Promise<PolicyRow | undefined> {
+  return db.selectFrom('escalation_policies').selectAll().where('tenant_id', '=', tenantId).where('is_default', '=', 1).orderBy('id').limit(1).executeTakeFirst();
+}
+
 /** True when the tenant has a policy with this id. */
 export async function policyExists(db: DB, tenantId: string, policyId: string): Promise<boolean> {
   return !!(await db.selectFrom('escalation_policies').select('id').where('tenant_id', '=', tenantId).where('id', '=', policyId).executeTakeFirst());

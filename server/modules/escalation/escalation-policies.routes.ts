@@ -1,12 +1,12 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody, Ok, TenantParam } from '../../../contract/common.ts';
-import { EscalationPolicy, EscalationPolicyInput, EscalationPolicyList, EscalationPolicyParams } from '../../../contract/escalation.ts';
+import { DefaultEscalationPolicy, EscalationPolicy, EscalationPolicyInput, EscalationPolicyList, EscalationPolicyParams } from '../../../contract/escalation.ts';
 import type { Deps } from '../../deps.ts';
 import { signedIn } from '../../http/session.ts';
-import { createPolicy, deletePolicy, getPolicy, listPolicies, updatePolicy } from './escalation-policies.service.ts';
+import { createDefaultPolicy, createPolicy, deletePolicy, getDefaultPolicy, getPolicy, listPolicies, updatePolicy } from './escalation-policies.service.ts';
 
-const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
+const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 const tags = ['escalation'];
 
 /**
@@ -23,6 +23,14 @@ export function registerEscalationPolicyRoutes(app: FastifyInstance, deps: Deps)
 
   r.post(base, { ...scoped, schema: { tags, params: TenantParam, body: EscalationPolicyInput, response: { 201: EscalationPolicy, ...errors } } }, async (req, reply) =>
     reply.code(201).send(await createPolicy(db, req.tenantContext, req.body)),
+  );
+
+  // The tenant's default policy ({ policy: null } without one), and the one-click default of the getting-started
+  // panel (409 once there is a default). Declared before `/:policyId`; a static segment wins over a parameter anyway.
+  r.get(`${base}/default`, { ...scoped, schema: { tags, params: TenantParam, response: { 200: DefaultEscalationPolicy, ...errors } } }, async (req) => getDefaultPolicy(db, req.tenantContext));
+
+  r.post(`${base}/default`, { ...scoped, schema: { tags, params: TenantParam, response: { 201: EscalationPolicy, ...errors } } }, async (req, reply) =>
+    reply.code(201).send(await createDefaultPolicy(db, req.tenantContext)),
   );
 
   r.get(`${base}/:policyId`, { ...scoped, schema: { tags, params: EscalationPolicyParams, response: { 200: EscalationPolicy, ...errors } } }, async (req) =>

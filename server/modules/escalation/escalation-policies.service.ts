@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
-import { ESCALATION_MSG, LEVELS, type EscalationPolicy, type EscalationPolicyInput } from '../../../contract/escalation.ts';
+import { ESCALATION_DEFAULTS, ESCALATION_MSG, EscalationPolicyInput, LEVELS, type EscalationPolicy } from '../../../contract/escalation.ts';
 import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
-import { AppError, badRequest, notFound } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import { lockTenant } from '../tenants/tenants.service.ts';
@@ -43,16 +43,52 @@ async function checkPeople(db: DB, tenantId: string, input: EscalationPolicyInpu
  */
 export async function createPolicy(db: DB, ctx: TenantContext, input: EscalationPolicyInput): Promise<EscalationPolicy> {
   authorize(ctx, 'manageEscalation', ESCALATION_MSG.manageForbidden);
+  return insertNewPolicy(db, ctx, input);
+}
+
+/** Inserts a checked policy; `guard` runs first in the transaction holding the tenant's row (a throw refuses it). */
+async function insertNewPolicy(db: DB, ctx: TenantContext, input: EscalationPolicyInput, guard?: (trx: DB) => Promise<void>): Promise<EscalationPolicy> {
   const tenantId = ctx.tenant.id;
   await checkPeople(db, tenantId, input);
   const id = randomUUID();
   await db.transaction().execute(async (trx) => {
     if (!(await lockTenant(trx, tenantId))) throw policyNotFound();
+    await guard?.(trx);
     const at = now();
     if (input.isDefault) await repo.clearDefault(trx, tenantId, at);
     await repo.insertPolicy(trx, { id, tenant_id: tenantId, ...repo.policyColumns(input), created_by: ctx.user.id, created_at: at, updated_at: at });
   });
   return getPolicy(db, ctx, id);
+}
+
+/** The tenant's default policy, or null (every member reads it: the getting-started panel asks whether there is one). */
+export async function getDefaultPolicy(db: DB, ctx: TenantContext): Promise<{ policy: EscalationPolicy | null }> {
+  const row = await repo.findDefaultPolicy(db, ctx.tenant.id);
+  return { policy: row ? repo.toPolicy(row) : null };
+}
+
+/**
+ * The one-click default policy (issue 25, the getting-started panel): the tenant's owner on level 1, paged by email
+ * and push, the times and later levels of spec section 9 (later levels empty), marked default. It goes through the
+ * form's own input schema and checks, so every rule of a policy applies. The owner, not the caller: whoever clicks,
+ * the owner answers for the organization (an admin adds themself in the form); an owner who is no longer an active
+ * member gives way to the caller. 409 when the tenant has a default policy already (checked under the tenant's lock,
+ * so two clicks at once make one policy).
+ */
+export async function createDefaultPolicy(db: DB, ctx: TenantContext): Promise<EscalationPolicy> {
+  authorize(ctx, 'manageEscalation', ESCALATION_MSG.manageForbidden);
+  const tenantId = ctx.tenant.id;
+  const owner = ctx.tenant.owner_id;
+  const paged = (await repo.memberUserIds(db, tenantId, [owner])).has(owner) ? owner : ctx.user.id;
+  const input = EscalationPolicyInput.parse({
+    name: ESCALATION_MSG.oneClickName,
+    description: ESCALATION_MSG.oneClickDescription,
+    isDefault: true,
+    level_1: { userIds: [paged], notificationChannels: [...ESCALATION_DEFAULTS.notificationChannels.level_1] },
+  });
+  return insertNewPolicy(db, ctx, input, async (trx) => {
+    if (await repo.findDefaultPolicy(trx, tenantId)) throw conflict(ESCALATION_MSG.defaultExists);
+  });
 }
 
 /** Replaces a policy's fields; making it the default clears the flag elsewhere only when it was not the default yet. */

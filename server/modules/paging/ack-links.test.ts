@@ -146,7 +146,7 @@ for (const db of testDatabases()) {
       await advance(0);
       await advance(60 * MINUTE);
       expect(mailsTo(email)).toHaveLength(1);
-      expect(mailsTo(email)[0].text).toContain('You subscribed to alerts like this one.');
+      expect(mailsTo(email)[0].text).toContain('Paged: You subscribed to alerts like this one');
     });
   });
 }

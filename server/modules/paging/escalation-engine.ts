@@ -1,5 +1,6 @@
 import type { DB, Dialect } from '../../db/database.ts';
 import { parseJson } from '../../db/database.ts';
+import type { PagedNobodyReason } from '../../../contract/alerts.ts';
 import type { EscalationPolicy } from '../../../contract/escalation.ts';
 import { PAGING_MSG } from '../../../contract/paging.ts';
 import type { WorkerClaim } from '../../jobs/job-worker.ts';
@@ -10,7 +11,8 @@ import { policiesByIds, policyForAlert } from '../escalation/escalation-policies
 import { whoIsOnCall } from '../schedules/schedules.service.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { isolating } from './batches.ts';
-import { hasNextLevel, isRunning, levelPeople, levelSchedules, overdueLevel, pagesOf, planFire, planStart, type OnCall } from './escalation-plan.ts';
+import { hasNextLevel, isRunning, levelPeople, levelSchedules, overdueLevel, pagedNobodyAtStart, pagesOf, planFire, planStart, type OnCall } from './escalation-plan.ts';
+import { markPagedNobody, type MarkedAlert } from './paged-nobody.repository.ts';
 import { createPageDelivery, type Page } from './page-delivery.ts';
 import {
   findSubscribersOfMany,
@@ -59,6 +61,8 @@ export interface EngineDeps {
   publicUrl: () => string;
   /** Pages handed to providers at once whose outcome is not written yet: at most what a crash can send twice. */
   sendsInFlight: number;
+  /** More pages than this for a person and channel within a minute wait for a summary page (0: never). */
+  stormLimit: number;
   bus: AlertBus;
   log?: { error(obj: object, msg: string): void };
 }
@@ -73,15 +77,36 @@ export interface EngineDeps {
  */
 export function createEscalationEngine(deps: EngineDeps) {
   const { db, dialect } = deps;
-  const delivery = createPageDelivery({ db, notifier: deps.notifier, publicUrl: deps.publicUrl, inFlight: deps.sendsInFlight });
+  const delivery = createPageDelivery({ db, notifier: deps.notifier, publicUrl: deps.publicUrl, inFlight: deps.sendsInFlight, stormLimit: deps.stormLimit, announce: (marked) => announce(marked) });
 
-  /** Stops the escalation of an alert the engine failed on alone; its timeline says why. */
+  /**
+   * Marks alerts whose escalation paged nobody (`marks`: alert ids per tenant and reason), in the transaction that
+   * found it; returns them, for `announce` once committed.
+   */
+  async function markAll(trx: DB, marks: Map<string, { tenantId: string; reason: PagedNobodyReason; ids: string[] }>, at: string) {
+    const marked: Array<{ tenantId: string; alert: MarkedAlert }> = [];
+    for (const m of marks.values()) for (const alert of await markPagedNobody(trx, m.tenantId, m.ids, at, m.reason)) marked.push({ tenantId: m.tenantId, alert });
+    return marked;
+  }
+
+  /** Open dashboards show the mark and count it: each marked alert is a change of its tenant's live stream. */
+  const announce = (marked: Array<{ tenantId: string; alert: MarkedAlert }>) => {
+    for (const { tenantId, alert: a } of marked) deps.bus.publish(tenantId, { kind: 'updated', id: a.id, status: a.status, priority: a.priority, dedupKey: a.dedup_key, updatedAt: a.updated_at });
+  };
+
+  /**
+   * Stops the escalation of an alert the engine failed on alone; its timeline says why. Failing at the start, the
+   * alert paged nobody (its batch's pages were undone with it) and is marked so.
+   */
   async function giveUp(alert: PagedAlert, column: DueColumn | null, err: unknown, now: Date) {
     const values: EscalationValues = { escalation_state: 'stopped', next_step_at: null, overdue_check_at: null };
-    await db.transaction().execute(async (trx) => {
+    const at = now.toISOString();
+    const marked = await db.transaction().execute(async (trx) => {
       await setEscalationMany(trx, alert.tenant_id, [alert.id], values);
-      await insertSystemEvents(trx, [{ tenantId: alert.tenant_id, alertId: alert.id, at: now.toISOString(), kind: 'unrouted', detail: { reason: PAGING_MSG.escalationFailed(err instanceof Error ? err.message : String(err)) } }]);
+      await insertSystemEvents(trx, [{ tenantId: alert.tenant_id, alertId: alert.id, at, kind: 'unrouted', detail: { reason: PAGING_MSG.escalationFailed(err instanceof Error ? err.message : String(err)) } }]);
+      return column === null ? (await markPagedNobody(trx, alert.tenant_id, [alert.id], at, 'failed')).map((a) => ({ tenantId: alert.tenant_id, alert: a })) : [];
     });
+    announce(marked);
     deps.log?.error({ err, alertId: alert.id, tenantId: alert.tenant_id, sweep: column ?? 'start' }, 'escalation stopped on an error');
   }
 
@@ -130,13 +155,19 @@ export function createEscalationEngine(deps: EngineDeps) {
   /** Starts the escalation of up to 500 pending alerts in one transaction; returns how many it took. */
   async function startBatch(now: Date, claim: WorkerClaim | undefined, limit: number, locked: (alerts: PagedAlert[]) => void): Promise<number> {
     const at = now.toISOString();
-    const { started, claimed, alerts } = await db.transaction().execute(async (trx) => {
+    const { started, claimed, alerts, marked } = await db.transaction().execute(async (trx) => {
       const alerts = await unsafeLockPendingAlerts(trx, dialect, limit);
       locked(alerts);
-      if (alerts.length === 0) return { started: 0, claimed: [], alerts };
+      if (alerts.length === 0) return { started: 0, claimed: [], alerts, marked: [] };
       const pages = await subscriberPages(trx, alerts);
       const events: SystemEvent[] = [];
       const updates: EscalationStart[] = [];
+      const nobody = new Map<string, { tenantId: string; reason: PagedNobodyReason; ids: string[] }>();
+      const pagedNobody = (alert: PagedAlert, reason: PagedNobodyReason | null) => {
+        if (!reason) return;
+        const key = `${alert.tenant_id}|${reason}`;
+        (nobody.get(key) ?? nobody.set(key, { tenantId: alert.tenant_id, reason, ids: [] }).get(key)!).ids.push(alert.id);
+      };
       const fire = firer(trx, now);
       const policies = new Map<string, Promise<EscalationPolicy | null>>();
       for (const alert of alerts) {
@@ -149,18 +180,23 @@ export function createEscalationEngine(deps: EngineDeps) {
         else if (plan.kind === 'unrouted') {
           updates.push({ ...base, state: 'none', policyId: plan.policyId });
           events.push({ tenantId: alert.tenant_id, alertId: alert.id, at, kind: 'unrouted', detail: plan.policyName ? { reason: plan.reason, policyName: plan.policyName } : { reason: plan.reason } });
+          pagedNobody(alert, pagedNobodyAtStart(plan, 0));
         } else {
           const level1 = await fire(alert, policy!, 1, false);
           updates.push({ ...base, state: 'running', policyId: plan.policyId, level: 1, nextStepAt: level1.nextAt?.toISOString() ?? null, overdueCheckAt: plan.overdueCheckAt.toISOString() });
           events.push(level1.event);
           pages.push(...level1.pages);
+          // Level 1 named nobody who can be paged: marked, and the escalation goes on (a later level may page someone).
+          pagedNobody(alert, pagedNobodyAtStart(plan, level1.pages.length));
         }
       }
       await setEscalationEach(trx, updates);
       await insertSystemEvents(trx, events);
-      return { started: alerts.length, claimed: await insertPages(trx, pages, now, claim), alerts };
+      const marked = await markAll(trx, nobody, at);
+      return { started: alerts.length, claimed: await insertPages(trx, pages, now, claim), alerts, marked };
     });
     delivery.adopt(claim, claimed, alerts);
+    announce(marked);
     return started;
   }
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { EscalationPolicy } from '../../../contract/escalation.ts';
 import { PAGING_MSG } from '../../../contract/paging.ts';
-import { hasNextLevel, isRunning, levelPeople, overdueLevel, pagesOf, planFire, planStart, type OnCall } from './escalation-plan.ts';
+import { hasNextLevel, isRunning, levelPeople, overdueLevel, pagedNobodyAtStart, pagesOf, planFire, planStart, type OnCall } from './escalation-plan.ts';
 
 const NOW = new Date('2026-11-25T12:00:00.000Z');
 const MIN = 60_000;
@@ -45,6 +45,20 @@ describe('planStart: what starting an alert comes to', () => {
     { case: 'already past its target: checked now, never in the past', alert: { status: 'new', priority: 'high', created_at: at(45) }, p: policy(), want: { kind: 'start', policyId: 'p1', overdueCheckAt: NOW } },
   ])('$case', ({ alert, p, want }) => {
     expect(planStart(alert, p, NOW)).toEqual(want);
+  });
+});
+
+describe('pagedNobodyAtStart: an escalation that pages nobody is marked, and why', () => {
+  const alert = (priority: string, status = 'new') => ({ status, priority, created_at: NOW.toISOString() });
+  it.each([
+    { case: 'no policy applies', plan: planStart(alert('critical'), null, NOW), pages: 0, want: 'no_policy' },
+    { case: 'no policy applies, whatever subscribers are told', plan: planStart(alert('critical'), null, NOW), pages: 3, want: 'no_policy' },
+    { case: 'level 1 comes to no page (nobody reachable named, nobody on call, no channel)', plan: planStart(alert('critical'), policy(), NOW), pages: 0, want: 'nobody_on_level' },
+    { case: 'level 1 pages someone', plan: planStart(alert('critical'), policy(), NOW), pages: 2, want: null },
+    { case: 'the policy gives the priority no time: its own choice, not marked', plan: planStart(alert('info'), policy(), NOW), pages: 0, want: null },
+    { case: 'acknowledged before the engine saw it', plan: planStart(alert('critical', 'acknowledged'), null, NOW), pages: 0, want: null },
+  ])('$case', ({ plan, pages, want }) => {
+    expect(pagedNobodyAtStart(plan, pages)).toBe(want);
   });
 });
 

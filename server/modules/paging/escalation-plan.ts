@@ -1,4 +1,4 @@
-import type { AlertPriority } from '../../../contract/alerts.ts';
+import type { AlertPriority, PagedNobodyReason } from '../../../contract/alerts.ts';
 import { LEVELS, noTarget, type EscalationChannel, type EscalationPolicy, type LaterLevel } from '../../../contract/escalation.ts';
 import { PAGING_MSG } from '../../../contract/paging.ts';
 
@@ -32,6 +32,17 @@ export function planStart(alert: { status: string; priority: string; created_at:
   if (noTarget(target)) return { kind: 'unrouted', policyId: policy.id, reason: PAGING_MSG.noTargetForPriority(alert.priority), policyName: policy.name };
   const due = new Date(alert.created_at).getTime() + (target as number) * MINUTE;
   return { kind: 'start', policyId: policy.id, overdueCheckAt: new Date(Math.max(due, now.getTime())) };
+}
+
+/**
+ * Whether starting an alert's escalation pages nobody, and why (issue 25): no policy applies, or level 1 comes to no
+ * page at all (none of its people an active member, nobody on call on its schedules, or no channel). A priority its
+ * policy gives no time is the policy's own choice ("alerts of that priority page nobody"), not a gap: not marked.
+ */
+export function pagedNobodyAtStart(plan: StartPlan, level1Pages: number): PagedNobodyReason | null {
+  if (plan.kind === 'unrouted') return plan.policyId === null ? 'no_policy' : null;
+  if (plan.kind === 'start') return level1Pages === 0 ? 'nobody_on_level' : null;
+  return null;
 }
 
 /** The schedules a level pages (their on-call people are read for it). */

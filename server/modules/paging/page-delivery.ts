@@ -3,17 +3,29 @@ import type { DB } from '../../db/database.ts';
 import { isDatabaseUnavailable } from '../../db/database.ts';
 import type { JobsTable } from '../../db/schema.ts';
 import { DONE_AND_DELETED, type BatchJobHandler, type JobContext, type WorkerClaim } from '../../jobs/job-worker.ts';
-import { unsafeCompleteJobs, type NewJob } from '../../jobs/jobs.repository.ts';
+import { insertJobs, unsafeCompleteJobs, type NewJob } from '../../jobs/jobs.repository.ts';
+import { randomBytes } from 'node:crypto';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
 import type { EscalationChannel } from '../../../contract/escalation.ts';
-import { attemptKey, findAttempts, recordAttempts, recordOutcomesAtOnce, type AttemptRow } from '../../notifications/attempts.repository.ts';
+import {
+  attemptKey,
+  unsafeCountRecentPages,
+  findAttempts,
+  findStepChannels,
+  findStepOutcomes,
+  recordAttempts,
+  recordOutcomesAtOnce,
+  type AttemptRow,
+} from '../../notifications/attempts.repository.ts';
 import { PAGING_MSG } from '../../../contract/paging.ts';
 import type { Notifier, Outcome } from '../../notifications/notifier.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { ackLinkSigner } from './ack-links.ts';
 import { groupBy } from './batches.ts';
 import { pageMessage } from './page-message.ts';
-import { unsafeFindPagedAlerts, type PagedAlert } from './paging.repository.ts';
+import { summaryJob } from './page-summary.ts';
+import { markPagedNobody, type MarkedAlert } from './paged-nobody.repository.ts';
+import { unsafeFindPageContext, unsafeFindPagedAlerts, type PagedAlert } from './paging.repository.ts';
 
 export const PAGES_JOB = 'escalation.pages';
 
@@ -21,6 +33,17 @@ export const PAGES_JOB = 'escalation.pages';
 export const ACK_LINK_TTL_MS = 7 * 24 * 3600_000;
 /** Pages per job (named under escalation.* so the job-lag alert rule of ops/alert-rules.yml sees them). */
 const PAGES_PER_JOB = 500;
+/**
+ * Tries of a page job: with the worker's backoff (5 s × 4ⁿ, at most 10 minutes) a page whose provider is down keeps
+ * being retried for about 37 minutes (5 s, 20 s, 80 s, 5 min, then every 10 min) before it is recorded as failed.
+ */
+export const PAGE_JOB_TRIES = 8;
+/** A page that failed this many tries in a row pages its person on their next channel at once. */
+const FALLBACK_AFTER_TRIES = 2;
+/** The order channels take over from one another (after the last, the first). */
+const CHANNEL_ORDER: EscalationChannel[] = ['email', 'push', 'sms'];
+/** A short acknowledge link's code: 12 characters of base64url (72 random bits). */
+const shortCode = () => randomBytes(9).toString('base64url');
 
 /** One page: an alert, to a person, by a channel, at a step of its escalation ('L1'…, 'overdue', 'subscription'). */
 export interface Page {
@@ -30,13 +53,15 @@ export interface Page {
   channel: EscalationChannel;
   step: string;
   level: number | null;
+  /** The channel whose repeated failures made this page (the person's next channel). */
+  fallbackFrom?: EscalationChannel;
 }
 
 /** A page job's payload: its pages grouped by what they share, each group listing its alerts (a few kB per 500 pages). */
 type PackedPages = { groups: Array<Omit<Page, 'alertId'> & { alertIds: string[] }> };
 
 function packPages(pages: Page[]): PackedPages {
-  const groups = groupBy(pages, (p) => `${p.tenantId}|${p.step}|${p.level}|${p.userId}|${p.channel}`);
+  const groups = groupBy(pages, (p) => `${p.tenantId}|${p.step}|${p.level}|${p.userId}|${p.channel}|${p.fallbackFrom ?? ''}`);
   return {
     groups: [...groups.values()].map((list) => {
       const { alertId: _, ...shared } = list[0];
@@ -61,7 +86,17 @@ interface Finish {
  * them (`jobsFor`, then `adopt` after the commit), which sends them right away. Each page goes out at most once per
  * (alert, step, person, channel): the attempt row is its record, and a finished attempt is never sent again.
  */
-export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl: () => string; /** Pages 'sending' at most at once. */ inFlight: number }) {
+export function createPageDelivery(deps: {
+  db: DB;
+  notifier: Notifier;
+  publicUrl: () => string;
+  /** Pages 'sending' at most at once. */
+  inFlight: number;
+  /** More pages than this for one person and channel within a minute wait for a summary page (0: never). */
+  stormLimit: number;
+  /** Tells open dashboards of alerts newly marked as having paged nobody. */
+  announce: (marked: Array<{ tenantId: string; alert: MarkedAlert }>) => void;
+}) {
   const { db } = deps;
   /**
    * What a sweep knows of the page jobs it just committed (their alerts, read in its transaction), for their first run
@@ -85,7 +120,14 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
   };
 
   const jobsFor = (pages: Page[], now: Date): NewJob[] =>
-    chunks(pages, PAGES_PER_JOB).map((part) => ({ kind: PAGES_JOB, uniqueKey: `pages:${timeOrderedId()}`, dueAt: now, payload: packPages(part), runNow: true }));
+    chunks(pages, PAGES_PER_JOB).map((part) => ({
+      kind: PAGES_JOB,
+      uniqueKey: `pages:${timeOrderedId()}`,
+      dueAt: now,
+      payload: packPages(part),
+      runNow: true,
+      maxAttempts: PAGE_JOB_TRIES,
+    }));
 
   function adopt(claim: WorkerClaim | undefined, claimed: JobsTable[], alerts: PagedAlert[]) {
     if (!claim || claimed.length === 0) return;
@@ -130,6 +172,10 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
    * next run sends such a page once more (email, push: a duplicate beats a missed page); an SMS costs money and is
    * mostly delivered, so it is not sent again but recorded as uncertain; a page found 'sending' after being sent again
    * is not sent a third time.
+   *
+   * A storm: a person who got `stormLimit` pages on a channel within the last minute gets the batch's further pages in
+   * one summary page a minute (they are recorded 'held', then 'summarized': `page-summary.ts`). A page that failed
+   * twice in a row pages its person at once on their next channel (`fallBack`).
    */
   async function deliver(items: Array<{ page: Page; ctx: JobContext }>, known: Map<string, PagedAlert> | null, finish: Finish | null): Promise<unknown[]> {
     const out: unknown[] = items.map(() => null);
@@ -150,7 +196,7 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
       : await findAttempts(db, candidates.map(({ p }) => ({ tenant_id: p.tenantId, alert_id: p.alertId, step: p.step, user_id: p.userId, channel: p.channel })));
     type Record = { index: number; started: boolean; attempt: AttemptRow; error: unknown };
     const settled: Record[] = [];
-    const open = candidates.flatMap((c) => {
+    let open = candidates.flatMap((c) => {
       const row: AttemptRow = attempts.get(keyOf(c.p)) ?? {
         id: timeOrderedId(),
         tenant_id: c.p.tenantId,
@@ -160,11 +206,13 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
         user_id: c.p.userId,
         channel: c.p.channel,
         outcome: 'pending',
-        reason: null,
+        reason: c.p.fallbackFrom ? PAGING_MSG.fallback(c.p.fallbackFrom) : null,
         provider_id: null,
         tries: 0,
         created_at: c.at,
         updated_at: c.at,
+        short_code: c.p.channel === 'sms' ? shortCode() : null,
+        fallback_from: c.p.fallbackFrom ?? null,
       };
       const tries = Number(row.tries) + 1;
       if (row.outcome === 'pending') return [{ ...c, row, tries, resend: false }];
@@ -175,13 +223,65 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
       settled.push({ index: c.index, started: false, attempt: { ...row, outcome: 'failed', reason: uncertain, updated_at: c.at }, error: null });
       return [];
     });
+
+    // A storm: past the limit, a person's new pages on a channel wait for their summary (a job a minute per person).
+    const firstTries = deps.stormLimit > 0 ? open.filter((c) => c.tries === 1 && !c.resend) : [];
+    if (firstTries.length > 0) {
+      const now = firstTries[0].ctx.now;
+      const byPerson = [...groupBy(firstTries, (c) => `${c.p.userId}|${c.p.channel}`).values()];
+      const recent = await unsafeCountRecentPages(db, [...new Set(firstTries.map((c) => c.p.userId))], new Date(now.getTime() - 60_000).toISOString());
+      // Room for single pages: none while the person's pages are being summed up (one summary a minute until a minute
+      // passes without one), else what the limit leaves of the last minute's pages.
+      const room = (userId: string, channel: string) => {
+        const r = recent.get(`${userId}|${channel}`);
+        return !r ? deps.stormLimit : r.summed > 0 ? 0 : Math.max(0, deps.stormLimit - r.pages);
+      };
+      const held = new Set(byPerson.flatMap((list) => list.slice(room(list[0].p.userId, list[0].p.channel))));
+      if (held.size > 0) {
+        // The summary job first: a held page is never left without one.
+        const jobs = [...groupBy([...held], (c) => `${c.p.tenantId}|${c.p.userId}|${c.p.channel}`).values()].map((list) => summaryJob(list[0].p, now));
+        try {
+          await insertJobs(db, jobs, now, null);
+        } catch (err) {
+          items.forEach((_, i) => (out[i] = err));
+          return out;
+        }
+        for (const c of held)
+          settled.push({ index: c.index, started: false, attempt: { ...c.row, outcome: 'held', reason: PAGING_MSG.heldForSummary(deps.stormLimit), tries: c.tries, updated_at: c.at }, error: null });
+        open = open.filter((c) => !held.has(c));
+      }
+    }
+
+    // Whose alert it is and the person's time zone, for what the pages say.
+    const context = open.length
+      ? await unsafeFindPageContext(db, {
+          clientIds: open.flatMap((c) => (c.alert.client_id ? [c.alert.client_id] : [])),
+          tenantIds: open.map((c) => c.p.tenantId),
+          userIds: open.map((c) => c.p.userId),
+        })
+      : null;
     // A single-use acknowledge link per page, signed for its person and alert (nothing stored until it is used).
     const sign = open.length ? await ackLinkSigner(db) : null;
     const send = await deps.notifier.prepare(
       open.map((c) => {
         const token = sign!(c.p.alertId, c.p.userId, new Date(c.ctx.now.getTime() + ACK_LINK_TTL_MS));
-        const links = { open: `${deps.publicUrl()}/app/dashboard?alert=${encodeURIComponent(c.alert.id)}`, ack: `${deps.publicUrl()}/ack/${token}`, ackToken: token };
-        return { person: { userId: c.member.id, email: c.member.email }, channel: c.p.channel, message: pageMessage(c.alert, c.p.level, links), final: c.ctx.finalAttempt };
+        const base = deps.publicUrl();
+        const links = {
+          open: `${base}/app/dashboard?alert=${encodeURIComponent(c.alert.id)}`,
+          ack: `${base}/ack/${token}`,
+          ackToken: token,
+          shortAck: c.row.short_code ? `${base}/a/${c.row.short_code}` : `${base}/ack/${token}`,
+        };
+        const person = context!.people.get(c.p.userId);
+        const message = pageMessage(c.alert, {
+          clientName: c.alert.client_id ? (context!.clients.get(c.alert.client_id) ?? null) : null,
+          tenantName: (person?.tenants ?? 1) > 1 ? (context!.tenants.get(c.p.tenantId) ?? null) : null,
+          level: c.p.level,
+          timeZone: person?.timeZone ?? 'UTC',
+          now: c.ctx.now,
+          links,
+        });
+        return { person: { userId: c.member.id, email: c.member.email }, channel: c.p.channel, message, final: c.ctx.finalAttempt };
       }),
     );
 
@@ -203,7 +303,7 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
       const starting = open.slice(first, first + take(open.length - first));
       next += starting.length;
       const last = next >= open.length && starting.length === 0 && sending === 0;
-      const reserved = starting.map((c): AttemptRow => ({ ...c.row, outcome: 'sending', reason: c.resend ? PAGING_MSG.resentAfterStop : null, tries: c.tries, updated_at: c.at }));
+      const reserved = starting.map((c): AttemptRow => ({ ...c.row, outcome: 'sending', reason: c.resend ? PAGING_MSG.resentAfterStop : c.row.reason, tries: c.tries, updated_at: c.at }));
       const failedJobs = new Set([...written, ...outcomes].flatMap((r) => (r.error === null ? [] : [r.index])));
       const done = last && finish ? { ids: finish.jobIds(failedJobs), token: finish.token } : null;
       let unwritten: Set<AttemptRow>;
@@ -229,7 +329,9 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
         const outcome = send(first + k).catch((err: unknown): Outcome => ({ outcome: 'pending', reason: String((err as Error)?.message ?? err), providerId: null, error: err ?? new Error('send failed') }));
         inFlight.push(
           outcome.then((o) => {
-            finished.push({ index: c.index, started: true, attempt: { ...c.row, outcome: o.outcome, reason: o.reason, provider_id: o.providerId, tries: c.tries, updated_at: c.at }, error: o.error });
+            // A page made by a fallback keeps saying so unless its own outcome has a reason.
+            const reason = o.reason ?? (c.row.fallback_from ? PAGING_MSG.fallback(c.row.fallback_from) : null);
+            finished.push({ index: c.index, started: true, attempt: { ...c.row, outcome: o.outcome, reason, provider_id: o.providerId, tries: c.tries, updated_at: c.at }, error: o.error });
             wake();
           }),
         );
@@ -249,7 +351,64 @@ export function createPageDelivery(deps: { db: DB; notifier: Notifier; publicUrl
       return out;
     }
     for (const r of written) if (r.error !== null && out[r.index] === null) out[r.index] = r.error;
+    // Level 1 reached nobody (every page of it skipped: nobody had a channel that works): the alert says so.
+    const skipped = written.filter((r) => r.attempt.step === 'L1' && r.attempt.outcome === 'skipped').map((r) => r.attempt);
+    if (skipped.length) await markUnreachable(skipped, items[0].ctx.now).catch(() => {});
+    // Pages that keep failing: their people are paged on their next channel now (a failure here is tried again with
+    // the page's next retry).
+    const failing = written.filter((r) => r.attempt.outcome === 'pending' && Number(r.attempt.tries) >= FALLBACK_AFTER_TRIES && r.attempt.step !== 'subscription');
+    if (failing.length) {
+      await fallBack(
+        failing.map((r) => ({ row: r.attempt, email: members.get(`${r.attempt.tenant_id}|${r.attempt.user_id}`)!.email })),
+        items[failing[0].index].ctx,
+      ).catch(() => {});
+    }
     return out;
+  }
+
+  /** Marks the alerts all of whose level-1 pages (of every job) were skipped as having paged nobody. */
+  async function markUnreachable(skipped: AttemptRow[], now: Date) {
+    const outcomes = await findStepOutcomes(db, skipped, 'L1');
+    const nobody = [...new Map(skipped.map((a) => [a.alert_id, a])).values()].filter((a) => outcomes.get(a.alert_id)?.every((o) => o === 'skipped'));
+    const marked: Array<{ tenantId: string; alert: MarkedAlert }> = [];
+    for (const [tenantId, list] of groupBy(nobody, (a) => a.tenant_id))
+      for (const alert of await markPagedNobody(db, tenantId, list.map((a) => a.alert_id), now.toISOString(), 'unreachable')) marked.push({ tenantId, alert });
+    deps.announce(marked);
+  }
+
+  /**
+   * Pages each failing page's person on their next channel (email → push → SMS → email): the first one after the
+   * failing channel that they can be reached by and that has no page of this step yet, once per failing channel. The
+   * new pages are jobs run by this worker right after the current batch.
+   */
+  async function fallBack(failing: Array<{ row: AttemptRow; email: string }>, ctx: JobContext) {
+    const steps = await findStepChannels(
+      db,
+      failing.map(({ row }) => row),
+    );
+    const reach = await deps.notifier.reachability(failing.map(({ row, email }) => ({ userId: row.user_id, email })));
+    const pages: Page[] = [];
+    for (const { row } of failing) {
+      const taken = steps.get(`${row.alert_id}|${row.step}|${row.user_id}`) ?? [];
+      if (taken.some((t) => t.fallback_from === row.channel)) continue;
+      const from = CHANNEL_ORDER.indexOf(row.channel);
+      const order = [...CHANNEL_ORDER.slice(from + 1), ...CHANNEL_ORDER.slice(0, from)];
+      const next = order.find((ch) => reach.get(row.user_id)?.[ch] && !taken.some((t) => t.channel === ch));
+      if (!next) continue;
+      pages.push({ tenantId: row.tenant_id, alertId: row.alert_id, userId: row.user_id, channel: next, step: row.step, level: row.level === null ? null : Number(row.level), fallbackFrom: row.channel });
+    }
+    if (pages.length === 0) return;
+    // One job per fallback page, keyed by it: a second failing run before it ran adds nothing.
+    const jobs: NewJob[] = pages.map((p) => ({
+      kind: PAGES_JOB,
+      uniqueKey: `pages:fallback:${p.alertId}:${p.step}:${p.userId}:${p.fallbackFrom}`,
+      dueAt: ctx.now,
+      payload: packPages([p]),
+      runNow: true,
+      maxAttempts: PAGE_JOB_TRIES,
+    }));
+    const { claimed } = await insertJobs(db, jobs, ctx.now, ctx.claim ?? null);
+    ctx.claim?.adopt(claimed);
   }
 
   /**

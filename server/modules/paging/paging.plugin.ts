@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.ts';
 import { createEscalationEngine } from './escalation-engine.ts';
 import { createHandoverNotifier, HANDOVER_JOB } from './handover.ts';
 import { PAGES_JOB } from './page-delivery.ts';
+import { createPageSummaries, SUMMARY_JOB } from './page-summary.ts';
 
 /**
  * A new alert wakes an idle worker after this long instead of its next poll: alerts arriving together start in one
@@ -28,11 +29,12 @@ async function paging(app: FastifyInstance, deps: Deps) {
   const { jobs } = app;
   const { notifier } = app.notifications;
   const publicUrl = () => deps.config.publicUrl;
-  const engine = createEscalationEngine({ db: deps.db, dialect: deps.dialect, notifier, publicUrl, sendsInFlight: deps.config.pageSendsInFlight, bus: deps.bus, log: app.log });
+  const engine = createEscalationEngine({ db: deps.db, dialect: deps.dialect, notifier, publicUrl, sendsInFlight: deps.config.pageSendsInFlight, stormLimit: deps.config.pageStormLimit, bus: deps.bus, log: app.log });
   const handover = createHandoverNotifier({ db: deps.db, notifier, publicUrl });
   app.decorate('paging', { engine });
   jobs.handleBatch(PAGES_JOB, engine.pagesHandler);
   jobs.handle(HANDOVER_JOB, handover.handler);
+  jobs.handle(SUMMARY_JOB, createPageSummaries({ db: deps.db, notifier, publicUrl }).handler);
   for (const sweep of [engine.startPending, engine.checkSteps, engine.checkOverdue, handover.sweep]) jobs.sweep(sweep);
   // A new alert's escalation is due at once. Created here, or on another instance (PostgreSQL: the bus's NOTIFY), it
   // wakes this worker within NEW_ALERT_WAKE_MS rather than at its next poll.

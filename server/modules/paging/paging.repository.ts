@@ -220,7 +220,22 @@ export async function unsafeFindSignedAckLink(db: DB, link: { alertId: string; u
     .innerJoin('tenants as n', 'n.id', 'a.tenant_id')
     .innerJoin('users as u', (j) => j.on('u.id', '=', link.userId))
     .leftJoin('ack_tokens as t', (j) => j.on('t.token_hash', '=', link.tokenHash))
-    .select(['a.tenant_id', 'a.title', 'a.priority', 'a.status', 'a.source', 'n.name as tenant_name', 'u.display_name', 'u.email', 't.used_at'])
+    .leftJoin('clients as c', (j) => j.onRef('c.id', '=', 'a.client_id').onRef('c.tenant_id', '=', 'a.tenant_id'))
+    .select([
+      'a.tenant_id',
+      'a.title',
+      'a.description',
+      'a.priority',
+      'a.status',
+      'a.source',
+      'a.created_at',
+      'n.name as tenant_name',
+      'c.name as client_name',
+      'u.display_name',
+      'u.email',
+      'u.time_zone',
+      't.used_at',
+    ])
     .where('a.id', '=', link.alertId)
     .executeTakeFirst();
   if (!row) return undefined;
@@ -235,4 +250,58 @@ export async function useSignedAckToken(db: DB, row: Pick<AckTokensTable, 'token
     .onConflict((oc) => oc.column('token_hash').doNothing())
     .executeTakeFirst();
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
+}
+
+/** What pages say beyond the alert: client and tenant names, and each person's time zone and number of tenants. */
+export interface PageContextRows {
+  clients: Map<string, string>;
+  tenants: Map<string, string>;
+  people: Map<string, { timeZone: string | null; tenants: number }>;
+}
+
+/** Reads a batch's page context (three statements per 500 of each, whatever the batch's size). */
+export async function unsafeFindPageContext(db: DB, want: { clientIds: string[]; tenantIds: string[]; userIds: string[] }): Promise<PageContextRows> {
+  const clients = await readByKeys(
+    [...new Set(want.clientIds)],
+    (part) => db.selectFrom('clients').select(['id', 'name']).where('id', 'in', part).execute(),
+    (r) => r.id,
+  );
+  const tenants = await readByKeys(
+    [...new Set(want.tenantIds)],
+    (part) => db.selectFrom('tenants').select(['id', 'name']).where('id', 'in', part).execute(),
+    (r) => r.id,
+  );
+  const people = await readByKeys(
+    [...new Set(want.userIds)],
+    (part) =>
+      db
+        .selectFrom('users as u')
+        .select((eb) => [
+          'u.id',
+          'u.time_zone',
+          eb
+            .selectFrom('tenant_members as m')
+            .select((e) => e.fn.countAll<number>().as('n'))
+            .whereRef('m.user_id', '=', 'u.id')
+            .where('m.status', '=', 'active')
+            .as('tenants'),
+        ])
+        .where('u.id', 'in', part)
+        .execute(),
+    (r) => r.id,
+  );
+  return {
+    clients: new Map([...clients].map(([id, r]) => [id, r.name])),
+    tenants: new Map([...tenants].map(([id, r]) => [id, r.name])),
+    people: new Map([...people].map(([id, r]) => [id, { timeZone: r.time_zone ?? null, tenants: Number(r.tenants ?? 1) }])),
+  };
+}
+
+/** The SMS page whose short acknowledge link this is: its alert, person and when it was made (for the link's expiry). */
+export async function unsafeFindShortAckLink(db: DB, code: string) {
+  return db
+    .selectFrom('notification_attempts')
+    .select(['alert_id', 'user_id', 'created_at'])
+    .where('short_code', '=', code)
+    .executeTakeFirst();
 }

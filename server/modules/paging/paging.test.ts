@@ -20,7 +20,7 @@ for (const db of testDatabases()) {
       const [ownerEmail, secondEmail, thirdEmail] = await Promise.all([emailOf(owner.userId), emailOf(second.userId), emailOf(third.userId)]);
       await advance(0);
       expect(mailsTo(ownerEmail)).toHaveLength(1);
-      expect(mailsTo(ownerEmail)[0].subject).toMatch(/^\[CRITICAL\] Disk full/);
+      expect(mailsTo(ownerEmail)[0].subject).toMatch(/^\[CRIT\] Disk full/);
       expect(mailsTo(ownerEmail)[0].text).toContain(`/app/dashboard?alert=${alertId}`);
       expect(mailsTo(ownerEmail)[0].text).toMatch(/Acknowledge: http:\/\/localhost:3000\/ack\/[A-Za-z0-9_-]+/);
       expect(mailsTo(secondEmail)).toHaveLength(0);
@@ -197,7 +197,7 @@ for (const db of testDatabases()) {
       const sms = h.fake.sent.sms.filter((s) => s.to === '+15550001111');
       expect(sms).toHaveLength(1);
       expect(sms[0].body.length).toBeLessThanOrEqual(160);
-      expect(sms[0].body).toMatch(/^\[CRITICAL\] Disk full.* Ack: http:\/\/localhost:3000\/ack\/[A-Za-z0-9_-]+$/);
+      expect(sms[0].body).toMatch(/^\[CRIT\] Disk full.*\. Ack: http:\/\/localhost:3000\/a\/[A-Za-z0-9_-]{12}$/);
       const attempts = await listAttempts(h.env.deps.db, owner.tenantId, alertId);
       const mine = Object.fromEntries(attempts.filter((a) => a.user_id === onCall.userId).map((a) => [a.channel, [a.outcome, a.reason]]));
       expect(mine).toEqual({

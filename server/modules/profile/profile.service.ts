@@ -1,5 +1,5 @@
 import { MSG } from '../../../contract/messages.ts';
-import { PROFILE_MSG, type AlertSubscription, type NotificationPreferences, type NotificationPreferencesResponse } from '../../../contract/profile.ts';
+import { PROFILE_MSG, type AlertSubscription, type NotificationPreferences, type NotificationPreferencesResponse, type UpdateProfileBody } from '../../../contract/profile.ts';
 import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
 import { AppError, badRequest, tooMany, unauthorized } from '../../http/errors.ts';
@@ -10,24 +10,34 @@ import { hashPassword, verifyPassword } from '../../lib/password.ts';
 import { spendPasswordResets } from '../auth/password-reset.service.ts';
 import { deleteUserSessions } from '../auth/sessions.service.ts';
 import { unsafeRenameUserMemberships } from '../members/members.service.ts';
-import { findUserById, setDisplayName, setPasswordHash, toPublicUser } from '../users/users.service.ts';
+import { findUserById, setDisplayName, setPasswordHash, setTimeZone, toPublicUser } from '../users/users.service.ts';
 import { existingClientIds } from '../clients/clients.service.ts';
 import { deletePushToken, findPreferences, listPushTokens, savePushToken, trimPushTokens, upsertPreferences } from '../../notifications/contacts.repository.ts';
 import { toChannelPreferences } from '../../notifications/preferences.ts';
 import { refusedHost } from '../../notifications/public-address.ts';
 import { listSubscriptions, replaceSubscriptions } from './profile.repository.ts';
+import { storedTimeZone } from './time-zone.ts';
 
 // Wrong current passwords per account: guessing through a stolen session is slowed like sign-in is.
 const wrongPasswords = new WindowCounter(5, 15 * 60_000);
 
-/** Sets the display name (on the account and on its memberships); the email is read-only. */
-export async function updateProfile(db: DB, user: SessionUser, input: { displayName: string; email?: string }) {
+/**
+ * Sets what is given of the display name (on the account and on its memberships) and the time zone; the email is
+ * read-only. Everything is checked before anything is written, so a refused request changes nothing.
+ */
+export async function updateProfile(db: DB, user: SessionUser, input: UpdateProfileBody) {
   if (input.email !== undefined && input.email.trim().toLowerCase() !== user.email.toLowerCase()) {
     throw badRequest(MSG.emailCannotChange, { email: MSG.emailCannotChange });
   }
+  const timeZone = input.timeZone === undefined ? undefined : storedTimeZone(input.timeZone);
+  if (timeZone === null) throw badRequest(PROFILE_MSG.timeZoneInvalid, { timeZone: PROFILE_MSG.timeZoneInvalid });
+  const at = now();
   await db.transaction().execute(async (trx) => {
-    await setDisplayName(trx, user.id, input.displayName, now());
-    await unsafeRenameUserMemberships(trx, user.id, input.displayName);
+    if (input.displayName !== undefined) {
+      await setDisplayName(trx, user.id, input.displayName, at);
+      await unsafeRenameUserMemberships(trx, user.id, input.displayName);
+    }
+    if (timeZone !== undefined) await setTimeZone(trx, user.id, timeZone, at);
   });
   const fresh = await findUserById(db, user.id);
   if (!fresh) throw unauthorized();

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { readByKeys } from '../../db/bulk-insert.ts';
 import type { DB, Dialect } from '../../db/database.ts';
 import type { UsersTable } from '../../db/schema.ts';
 
@@ -13,6 +14,7 @@ export function toPublicUser(u: UsersTable) {
     lastSignInAt: u.last_sign_in_at,
     hasPassword: u.password_hash !== null,
     emailVerified: !!u.email_verified_at,
+    timeZone: u.time_zone ?? null,
   };
 }
 
@@ -58,6 +60,7 @@ export async function createUser(db: DB, input: NewUser, at: string): Promise<Us
     updated_at: at,
     last_sign_in_at: input.lastSignInAt ?? null,
     email_verified_at: input.emailVerifiedAt ?? null,
+    time_zone: null,
   };
   await db.insertInto('users').values(user).execute();
   return user;
@@ -69,6 +72,16 @@ export async function recordSignIn(db: DB, userId: string, at: string) {
 
 export async function setDisplayName(db: DB, userId: string, displayName: string, at: string) {
   await db.updateTable('users').set({ display_name: displayName, updated_at: at }).where('id', '=', userId).execute();
+}
+
+/** The person's IANA zone (checked by the caller). */
+export async function setTimeZone(db: DB, userId: string, timeZone: string, at: string) {
+  await db.updateTable('users').set({ time_zone: timeZone, updated_at: at }).where('id', '=', userId).execute();
+}
+
+/** The stored zones of these users (null when unset); users that do not exist are left out. */
+export async function findTimeZones(db: DB, userIds: readonly string[]) {
+  return readByKeys(userIds, (part) => db.selectFrom('users').select(['id', 'time_zone']).where('id', 'in', part).execute(), (r) => r.id);
 }
 
 /** A new password hash; `emailVerified` when the change came through a link mailed to the account (a reset). */

@@ -20,6 +20,7 @@ export function emailChannel(transports: Transports): Channel {
   return {
     name: 'email',
     unreachable: ({ prefs }, message) => (prefs.email.enabled && (message.purpose !== 'alert' || prefs.email.alertNotifications) ? null : PAGING_MSG.emailOff),
-    send: async (contact, message) => (await transports.email({ to: contact.email, subject: message.title.slice(0, 200), text: message.text })).providerId,
+    send: async (contact, message) =>
+      (await transports.email({ to: contact.email, subject: message.title.slice(0, 200), text: message.text, ...(message.html ? { html: message.html } : {}) })).providerId,
   };
 }

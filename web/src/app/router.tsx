@@ -18,6 +18,7 @@ export const router = createBrowserRouter([
       { path: '/', lazy: async () => ({ Component: (await import('./HomeRoute.tsx')).HomeRoute }) },
       { path: '/login', lazy: async () => ({ Component: (await import('../features/auth/pages/LoginPage.tsx')).LoginPage }) },
       { path: '/reset-password', lazy: async () => ({ Component: (await import('../features/auth/pages/ResetPasswordPage.tsx')).ResetPasswordPage }) },
+      { path: '/sign-in-link', lazy: async () => ({ Component: (await import('../features/auth/pages/SignInLinkPage.tsx')).SignInLinkPage }) },
       { path: '/invitations/:token', lazy: async () => ({ Component: (await import('../features/invitations/pages/InvitationPage.tsx')).InvitationPage }) },
       { path: '/ack/:token', lazy: async () => ({ Component: (await import('../features/acknowledge/pages/AckPage.tsx')).AckPage }) },
       { path: '/privacy', lazy: async () => ({ Component: (await import('../features/legal/pages/PrivacyPage.tsx')).PrivacyPage }) },

@@ -1,6 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import type { MeResponse, MeTenant } from '../../../contract/auth.ts';
+import type { MeResponse, MeTenant, PublicUser } from '../../../contract/auth.ts';
 import { api, ApiError } from './api.ts';
 import { queryKeys, removeTenantQueries } from './query-keys.ts';
 
@@ -62,8 +62,38 @@ interface TenantState {
 }
 const TenantContext = createContext<TenantState>({ tenant: null, tenants: [], setTenantId: () => {} });
 
+// Users whose browser zone this page load already tried to save: a refusal or a failure is not retried on every
+// refetch of /me, only at the next start of the app.
+const zoneDefaultTried = new Set<string>();
+
+/**
+ * Issue 25: a person's time zone defaults to their browser's. Sign-up does not send it, so the first signed-in load
+ * that finds none stored saves this browser's, once and quietly (no toast); a zone already set is never touched.
+ */
+function useBrowserTimeZoneDefault(me: MeResponse) {
+  const qc = useQueryClient();
+  const { id, timeZone } = me.user;
+  useEffect(() => {
+    if (timeZone !== null || zoneDefaultTried.has(id)) return;
+    zoneDefaultTried.add(id);
+    let zone: string | undefined;
+    try {
+      zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+    } catch {
+      return;
+    }
+    if (!zone) return;
+    api<{ user: PublicUser }>('/profile', { method: 'PATCH', body: { timeZone: zone } })
+      .then(({ user }) => qc.setQueryData<MeResponse | null>(queryKeys.me, (old) => (old && old.user.id === user.id ? { ...old, user } : old)))
+      .catch(() => {
+        /* quiet: the zone stays unset (times read as UTC) until the next start of the app tries again */
+      });
+  }, [id, timeZone, qc]);
+}
+
 /** The current tenant: the one chosen in the header selector, remembered in this browser, else the first. */
 export function CurrentTenantProvider({ me, children }: { me: MeResponse; children: ReactNode }) {
+  useBrowserTimeZoneDefault(me);
   const qc = useQueryClient();
   const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(TENANT_KEY));
   const tenant = me.tenants.find((t) => t.id === chosen) ?? me.tenants[0] ?? null;

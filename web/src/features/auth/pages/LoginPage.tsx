@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Divider, Group, Paper, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { MSG } from '../../../../../contract/messages.ts';
+import { ACCOUNT_THROTTLED, MSG } from '../../../../../contract/messages.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { PublicPage } from '../../../components/PublicPage.tsx';
 import { Loading } from '../../../components/Loading.tsx';
@@ -9,6 +9,7 @@ import { requestPasswordReset } from '../../../lib/password-reset.ts';
 import { useServerConfig } from '../../../lib/server-config.ts';
 import { useMe, useSignIn } from '../../../lib/session.tsx';
 import { GoogleButton, RegistrationWizard } from '../components/RegistrationWizard.tsx';
+import { SignInLinkOffer } from '../components/SignInLinkOffer.tsx';
 
 /** Only same-site paths are followed after sign-in. */
 const safeNext = (next: string | null) => (next && next.startsWith('/app') && !next.startsWith('//') ? next : '/app/dashboard');
@@ -60,6 +61,8 @@ function SignInForm({ onRegister, onForgot, googleError }: { onRegister: () => v
   const [email, setEmail] = useState('');
   const [password, setPassword] = useState('');
   const [error, setError] = useState<string | null>(googleError ? MSG.googleSignInFailed : null);
+  // The account (not this address) is throttled: the email refused and the server's message, to offer a sign-in link.
+  const [throttled, setThrottled] = useState<{ email: string; message: string } | null>(null);
   const signIn = useSignIn();
   const config = useServerConfig();
   const navigate = useNavigate();
@@ -69,11 +72,13 @@ function SignInForm({ onRegister, onForgot, googleError }: { onRegister: () => v
     e.preventDefault();
     if (!email.trim() || !password) return setError(MSG.fillAllFields);
     setError(null);
+    setThrottled(null);
     try {
       await signIn.mutateAsync({ email: email.trim(), password });
       navigate(safeNext(params.get('next')), { replace: true });
     } catch (err) {
-      setError(err instanceof ApiError && err.message ? err.message : MSG.authFailed);
+      if (err instanceof ApiError && err.code === ACCOUNT_THROTTLED) setThrottled({ email: email.trim(), message: err.message });
+      else setError(err instanceof ApiError && err.message ? err.message : MSG.authFailed);
     }
   };
 
@@ -91,6 +96,7 @@ function SignInForm({ onRegister, onForgot, googleError }: { onRegister: () => v
             {error}
           </Alert>
         )}
+        {throttled && <SignInLinkOffer key={throttled.email} email={throttled.email} message={throttled.message} />}
         <TextInput label="Email" type="email" autoComplete="email" value={email} onChange={(e) => setEmail(e.currentTarget.value)} />
         <PasswordInput label="Password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.currentTarget.value)} />
         <Group justify="flex-end" mt={-8}>

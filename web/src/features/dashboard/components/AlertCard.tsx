@@ -1,4 +1,4 @@
-import { memo } from 'react';
+import { lazy, memo, Suspense } from 'react';
 import { Anchor, Badge, Group, Paper, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
 import { IconClockExclamation, IconRepeat, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
@@ -7,6 +7,9 @@ import type { Alert } from '../../../../../contract/alerts.ts';
 import { formatAge, formatDateTime } from '../../../lib/dates.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { SelectBox } from './SelectBox.tsx';
+
+// Few alerts carry the mark: its code loads when one does (issue 14's 250 kB budget for the dashboard).
+const PagedNobodyBadge = lazy(async () => ({ default: (await import('./PagedNobody.tsx')).PagedNobodyBadge }));
 
 /** Where a client's details open (the clients page reads `?client=`). */
 export const clientHref = (clientId: string) => `/clients?client=${encodeURIComponent(clientId)}`;
@@ -77,6 +80,11 @@ export const AlertCard = memo(function AlertCard({ alert, onOpen, now = Date.now
                 <Badge color="red" variant="filled" size="sm" leftSection={<IconClockExclamation size={12} />} data-testid="overdue-badge">
                   {PAGING_MSG.overdue}
                 </Badge>
+              )}
+              {alert.pagedNobody && (
+                <Suspense fallback={null}>
+                  <PagedNobodyBadge mark={alert.pagedNobody} className="above-stretch" />
+                </Suspense>
               )}
               <Occurrences count={alert.occurrences} />
             </Group>

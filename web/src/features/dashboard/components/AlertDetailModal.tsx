@@ -40,6 +40,7 @@ import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx'
 import { Link } from 'react-router';
 import { AlertMetadata } from './AlertMetadata.tsx';
 import { clientHref } from './AlertCard.tsx';
+import { PagedNobodyBadge } from './PagedNobody.tsx';
 import { AlertNotes } from './AlertNotes.tsx';
 import { AlertTimeline } from './AlertTimeline.tsx';
 
@@ -133,6 +134,7 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
               {PAGING_MSG.overdue}
             </Badge>
           )}
+          {alert.pagedNobody && <PagedNobodyBadge mark={alert.pagedNobody} />}
           {alert.occurrences > 1 && (
             <Badge variant="outline" color="gray" size="sm" leftSection={<IconRepeat size={12} />}>
               ×{alert.occurrences}

@@ -1,10 +1,11 @@
-import { Anchor, Badge, Checkbox, Table, Text, UnstyledButton } from '@mantine/core';
+import { Anchor, Badge, Checkbox, Group, Table, Text, UnstyledButton } from '@mantine/core';
 import { IconClockExclamation } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { Alert } from '../../../../../contract/alerts.ts';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { AlertAge, clientHref } from './AlertCard.tsx';
+import { PagedNobodyBadge } from './PagedNobody.tsx';
 
 interface AlertTableProps {
   alerts: Alert[];
@@ -58,13 +59,16 @@ export function AlertTable({ alerts, now, onOpen, selected, onSelect, onSelectAl
                 <PriorityBadge priority={a.priority} />
               </Table.Td>
               <Table.Td>
-                {a.overdueAt ? (
-                  <Badge color="red" variant="filled" size="sm" leftSection={<IconClockExclamation size={12} />}>
-                    {PAGING_MSG.overdue}
-                  </Badge>
-                ) : (
-                  <StatusBadge status={a.status} />
-                )}
+                <Group gap={4} wrap="nowrap">
+                  {a.overdueAt ? (
+                    <Badge color="red" variant="filled" size="sm" leftSection={<IconClockExclamation size={12} />}>
+                      {PAGING_MSG.overdue}
+                    </Badge>
+                  ) : (
+                    <StatusBadge status={a.status} />
+                  )}
+                  {a.pagedNobody && <PagedNobodyBadge mark={a.pagedNobody} />}
+                </Group>
               </Table.Td>
               <Table.Td maw={420}>
                 <UnstyledButton onClick={() => onOpen(a)} data-testid="alert-open">

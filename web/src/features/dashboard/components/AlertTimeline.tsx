@@ -42,7 +42,9 @@ function timelineText(e: TimelineEntry) {
     case 'paged': {
       const channel = CHANNEL_NAMES[String(e.detail.channel)] ?? String(e.detail.channel);
       const name = String(e.detail.userName ?? 'someone');
-      if (e.detail.outcome === 'sent') return `${channel} sent to ${name}`;
+      // A page sent with a reason was the person's next channel, paged because another kept failing.
+      if (e.detail.outcome === 'sent') return e.detail.reason ? `${channel} sent to ${name}: ${String(e.detail.reason)}` : `${channel} sent to ${name}`;
+      if (e.detail.outcome === 'summarized') return `${channel} to ${name}: ${String(e.detail.reason ?? 'in a summary page')}`;
       if (e.detail.outcome === 'skipped') return `${channel} to ${name} skipped: ${String(e.detail.reason ?? '')}`;
       return `${channel} to ${name} failed: ${String(e.detail.reason ?? '')}`;
     }

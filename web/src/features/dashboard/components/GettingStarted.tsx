@@ -1,16 +1,22 @@
 import type { ReactNode } from 'react';
-import { Anchor, Button, Group, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import { IconKey, IconPlugConnected, IconUserPlus, IconUsers } from '@tabler/icons-react';
+import { Anchor, Button, Group, Loader, Paper, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { notifications } from '@mantine/notifications';
+import { IconCheck, IconKey, IconPlugConnected, IconSpeakerphone, IconUserPlus, IconUsers } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import type { TenantAbilities } from '../../../../../contract/auth.ts';
+import { ESCALATION_MSG } from '../../../../../contract/escalation.ts';
 import { Copyable } from '../../../components/Copyable.tsx';
+import { ApiError, refusalReason } from '../../../lib/api.ts';
 import { alertmanagerReceiver, curlExample } from '../../../lib/ingest-examples.ts';
+import { useCreateDefaultPolicy, useDefaultPolicy } from '../api/default-escalation-policy.ts';
 
 /**
  * A new tenant's dashboard before its first alert: how to send one (an integration key, then curl or Alertmanager),
- * and the rest of a first day (the team, the clients). It disappears once the first alert has arrived.
+ * who it pages (the default escalation policy, in one click), and the rest of a first day (the team, the clients). It
+ * disappears once the first alert has arrived. The policy step comes before the first alert on purpose: an alert that
+ * arrives with no policy pages nobody.
  */
-export function GettingStarted({ abilities }: { abilities: TenantAbilities }) {
+export function GettingStarted({ tenantId, abilities }: { tenantId: string; abilities: TenantAbilities }) {
   const origin = window.location.origin;
   const curl = curlExample(`${origin}/api/ingest/events`, '<your key>');
   const alertmanager = alertmanagerReceiver(`${origin}/api/ingest/alertmanager`, '<your key>');
@@ -20,7 +26,7 @@ export function GettingStarted({ abilities }: { abilities: TenantAbilities }) {
         <div>
           <Title order={3}>Get your first alert in</Title>
           <Text c="dimmed" size="sm">
-            No alert has arrived yet. Three steps and your monitoring tools page the right people.
+            No alert has arrived yet. Four steps and your monitoring tools page the right people.
           </Text>
         </div>
         <Stack gap="lg">
@@ -36,6 +42,7 @@ export function GettingStarted({ abilities }: { abilities: TenantAbilities }) {
               </Text>
             )}
           </Step>
+          <DefaultPolicyStep tenantId={tenantId} canManage={abilities.manageEscalation} />
           <Step icon={<IconPlugConnected size={16} />}>
             <Stack gap={6}>
               <Text fw={600}>Send an alert</Text>
@@ -71,10 +78,83 @@ export function GettingStarted({ abilities }: { abilities: TenantAbilities }) {
   );
 }
 
-function Step({ icon, children }: { icon: ReactNode; children: ReactNode }) {
+/**
+ * "Create the default escalation policy": done once the tenant has a default policy (whoever made it, here or on the
+ * Escalation page); otherwise one click for owners and admins (the server puts the owner on level 1), whom to ask for
+ * the others.
+ */
+function DefaultPolicyStep({ tenantId, canManage }: { tenantId: string; canManage: boolean }) {
+  const current = useDefaultPolicy(tenantId);
+  const create = useCreateDefaultPolicy(tenantId);
+  const policy = current.data?.policy;
+  const onCreate = () =>
+    create.mutate(undefined, {
+      onSuccess: () => notifications.show({ color: 'green', message: ESCALATION_MSG.oneClickCreated }),
+      // Made meanwhile (another tab, another admin): the step reads it and shows it done.
+      onError: (e) => {
+        if (e instanceof ApiError && e.status === 409) void current.refetch();
+      },
+    });
+  const failed = create.isError && !(create.error instanceof ApiError && create.error.status === 409);
   return (
-    <Group align="flex-start" wrap="nowrap" gap="sm">
-      <ThemeIcon variant="light" radius="xl">
+    <Step icon={policy ? <IconCheck size={16} aria-hidden /> : <IconSpeakerphone size={16} aria-hidden />} done={!!policy} testId="getting-started-policy">
+      <Stack gap={6}>
+        <Text fw={600}>Create the default escalation policy</Text>
+        {current.isPending ? (
+          <Group gap="xs">
+            <Loader size="xs" />
+            <Text size="sm" c="dimmed">
+              Checking for a default policy…
+            </Text>
+          </Group>
+        ) : current.isError ? (
+          <Group gap="xs">
+            <Text size="sm" c="red">
+              {ESCALATION_MSG.defaultLoadFailed}
+            </Text>
+            <Button size="xs" variant="default" onClick={() => void current.refetch()} loading={current.isFetching}>
+              Retry
+            </Button>
+          </Group>
+        ) : policy ? (
+          <Text size="sm" c="dimmed" data-testid="default-policy-done">
+            Done: “{policy.name}” pages new alerts.{' '}
+            {canManage && (
+              <Anchor component={Link} to="/app/escalation-policies" size="sm">
+                Review it
+              </Anchor>
+            )}
+          </Text>
+        ) : canManage ? (
+          <>
+            <Text size="sm" c="dimmed">
+              Until a policy applies, alerts page nobody. One click makes a default policy that pages the organization’s owner by email and push; change it any time.
+            </Text>
+            <Group gap="xs">
+              <Button size="xs" variant="light" onClick={onCreate} loading={create.isPending} data-testid="create-default-policy">
+                Create default policy
+              </Button>
+            </Group>
+            {failed && (
+              <Text size="sm" c="red" role="alert">
+                {refusalReason(create.error) ?? ESCALATION_MSG.oneClickFailed}
+              </Text>
+            )}
+          </>
+        ) : (
+          <Text size="sm" c="dimmed">
+            Until a policy applies, alerts page nobody. Ask an owner or admin of your organization to create one.
+          </Text>
+        )}
+      </Stack>
+    </Step>
+  );
+}
+
+function Step({ icon, children, done = false, testId }: { icon: ReactNode; children: ReactNode; done?: boolean; testId?: string }) {
+  return (
+    <Group align="flex-start" wrap="nowrap" gap="sm" data-testid={testId} data-done={done || undefined}>
+      <ThemeIcon variant="light" radius="xl" color={done ? 'teal' : undefined}>
         {icon}
       </ThemeIcon>
       <div style={{ flex: 1, minWidth: 0 }}>{children}</div>

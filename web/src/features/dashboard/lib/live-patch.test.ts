@@ -34,6 +34,7 @@ function alert(over: Partial<Alert> = {}): Alert {
     occurrences: 1,
     lastSeenAt: '2026-11-24T10:00:00.000Z',
     overdueAt: null,
+    pagedNobody: null,
     actions: [],
     ...over,
   };
@@ -110,7 +111,7 @@ describe('live patching of the active list', () => {
 });
 
 describe('live patching of the stat cards', () => {
-  const stats: AlertStats = { critical: 1, high: 0, medium: 2, low: 1, info: 0, lowInfo: 1, total: 4, hasAlerts: true };
+  const stats: AlertStats = { critical: 1, high: 0, medium: 2, low: 1, info: 0, lowInfo: 1, total: 4, hasAlerts: true, pagedNobody: 0 };
   it('counts a new alert, a priority change and a resolution', () => {
     const created = alert({ priority: 'critical' });
     expect(patchStats(stats, undefined, ev(created))).toMatchObject({ critical: 2, total: 5 });
@@ -118,6 +119,18 @@ describe('live patching of the stat cards', () => {
     expect(patchStats(stats, was, ev({ ...was, priority: 'low' }, 'updated'))).toMatchObject({ medium: 1, low: 2, lowInfo: 2, total: 4 });
     expect(patchStats(stats, was, ev({ ...was, status: 'resolved' }, 'updated'))).toMatchObject({ medium: 1, total: 3 });
     expect(patchStats({ ...stats, hasAlerts: false }, undefined, ev(alert()))).toMatchObject({ hasAlerts: true });
+  });
+  it('counts an alert once when it is marked as having paged nobody', () => {
+    const mark = { at: '2026-11-24T10:00:01.000Z', reason: 'no_policy' as const };
+    const shown = alert({ priority: 'high' });
+    const marked = { ...shown, pagedNobody: mark };
+    expect(patchStats(stats, shown, ev(marked, 'updated'))).toMatchObject({ pagedNobody: 1, high: 0, total: 4 });
+    // Told again (another change of the same alert): already counted.
+    expect(patchStats({ ...stats, pagedNobody: 1 }, marked, ev({ ...marked, status: 'acknowledged' }, 'updated'))).toMatchObject({ pagedNobody: 1 });
+    // Loaded marked with its creation (the mark came in the same moment).
+    expect(patchStats(stats, undefined, ev(alert({ pagedNobody: mark })))).toMatchObject({ pagedNobody: 1, total: 5 });
+    // Not active before and not new: it may have been counted already.
+    expect(patchStats(stats, null, ev(alert({ pagedNobody: mark }), 'updated'))).toBe(RELOAD);
   });
   it('asks the server when the alert’s past is unknown', () => {
     expect(patchStats(stats, undefined, ev(alert(), 'updated'))).toBe(RELOAD);

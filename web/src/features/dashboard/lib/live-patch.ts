@@ -68,7 +68,12 @@ export function patchActiveList(list: AlertList, filter: ActiveAlertsQuery, even
 export function patchStats(stats: AlertStats, previous: Alert | null | undefined, event: AlertStreamEvent & { alert: Alert }): AlertStats | typeof RELOAD {
   const before = event.kind === 'created' ? null : previous;
   if (before === undefined) return RELOAD;
+  // An alert marked as having paged nobody (issue 25) joins the count; one not active before, and not new, may have been
+  // marked and counted already.
+  const marked = event.alert.pagedNobody !== null;
+  if (marked && before === null && event.kind !== 'created') return RELOAD;
   const next = { ...stats, hasAlerts: true };
+  if (marked && !before?.pagedNobody) next.pagedNobody += 1;
   if (before && isActive(before)) next[before.priority] -= 1;
   if (isActive(event.alert)) next[event.alert.priority] += 1;
   if (Object.values(next).some((v) => typeof v === 'number' && v < 0)) return RELOAD;

@@ -37,6 +37,7 @@ const BulkBar = lazy(async () => ({ default: (await import('../components/BulkBa
 const BulkProblemsNotice = lazy(async () => ({ default: (await import('../components/BulkBar.tsx')).BulkProblemsNotice }));
 const KeyboardHelp = lazy(async () => ({ default: (await import('../components/KeyboardHelp.tsx')).KeyboardHelp }));
 const Pager = lazy(async () => ({ default: (await import('../../../components/Pager.tsx')).Pager }));
+const PagedNobodyBanner = lazy(async () => ({ default: (await import('../components/PagedNobody.tsx')).PagedNobodyBanner }));
 
 export function DashboardPage() {
   const { tenant } = useCurrentTenant();
@@ -204,6 +205,11 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
           </>
         }
       />
+      {!!stats.data?.pagedNobody && (
+        <Suspense>
+          <PagedNobodyBanner count={stats.data.pagedNobody} canManage={abilities.manageEscalation} />
+        </Suspense>
+      )}
       <StatCards stats={stats.data} loading={stats.isPending} compact={phone} />
 
       <Paper withBorder p={phone ? 'sm' : 'md'} radius="md">
@@ -267,7 +273,7 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
             <LoadError message={ALERT_MSG.alertsLoadFailed} onRetry={() => void list.refetch()} />
           ) : items.length === 0 && stats.data?.hasAlerts === false && activeFilters === 0 ? (
             <Suspense fallback={<Loading />}>
-              <GettingStarted abilities={abilities} />
+              <GettingStarted tenantId={tenantId} abilities={abilities} />
             </Suspense>
           ) : items.length === 0 ? (
             <Stack align="center" py="xl" gap="xs">

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Alert, Avatar, Button, Group, Paper, SegmentedControl, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Alert, Avatar, Button, Group, Paper, SegmentedControl, Select, Stack, Text, TextInput, Title, type OptionsFilter } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconMoon, IconSun } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
@@ -8,26 +8,38 @@ import { useSignedInMe } from '../../../lib/session.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { setTheme, useTheme, type Theme } from '../../../lib/theme.ts';
 import { useUpdateProfile } from '../api/update-profile.ts';
+import { matchesTimeZone, timeZoneOptions } from '../lib/time-zones.ts';
 import { MyOnCallCard } from './MyOnCallCard.tsx';
 
-/** Profile: display name, read-only email, theme, and my on-call shifts with my calendar feed. */
+// The labels carry offsets ("Europe/Berlin (UTC+01:00)"): typing a place with spaces or an offset finds it too.
+const filterTimeZones: OptionsFilter = ({ options, search, limit }) =>
+  options.filter((o) => 'label' in o && matchesTimeZone(o.label, search)).slice(0, limit);
+
+/** Profile: display name, read-only email, time zone, theme, and my on-call shifts with my calendar feed. */
 export function ProfileTab() {
   const me = useSignedInMe();
   const theme = useTheme();
   const [name, setName] = useState(me.user.displayName);
-  const [error, setError] = useState<{ field: boolean; message: string } | null>(null);
+  // Only what the person picked; until then the stored zone shows (which the app may fill in from the browser meanwhile).
+  const [zoneChoice, setZoneChoice] = useState<string | null>(null);
+  const zone = zoneChoice ?? me.user.timeZone;
+  const zones = useMemo(() => timeZoneOptions(zone), [zone]);
+  const [error, setError] = useState<{ field: 'displayName' | 'timeZone' | null; message: string } | null>(null);
   const update = useUpdateProfile();
+  const zoneChanged = zone !== null && zone !== me.user.timeZone;
 
   const save = async (e: React.FormEvent) => {
     e.preventDefault();
-    if (!name.trim()) return setError({ field: true, message: MSG.displayNameEmpty });
+    if (!name.trim()) return setError({ field: 'displayName', message: MSG.displayNameEmpty });
     setError(null);
     try {
-      await update.mutateAsync({ displayName: name.trim() });
+      await update.mutateAsync({ displayName: name.trim(), ...(zoneChanged ? { timeZone: zone } : {}) });
       notifications.show({ color: 'green', message: PROFILE_MSG.profileSaved });
     } catch (err) {
-      const field = err instanceof ApiError ? err.fields.displayName : undefined;
-      setError(field ? { field: true, message: field } : { field: false, message: MSG.profileUpdateFailed });
+      const fields = err instanceof ApiError ? err.fields : {};
+      if (fields.displayName) setError({ field: 'displayName', message: fields.displayName });
+      else if (fields.timeZone) setError({ field: 'timeZone', message: fields.timeZone });
+      else setError({ field: null, message: MSG.profileUpdateFailed });
     }
   };
 
@@ -43,11 +55,11 @@ export function ProfileTab() {
               <div className="min-w-0">
                 <Title order={2} size="h4">Profile</Title>
                 <Text size="sm" c="dimmed">
-                  How your name appears to your colleagues.
+                  How your name appears to your colleagues, and the time zone your pages use.
                 </Text>
               </div>
             </Group>
-            {error && !error.field && (
+            {error && error.field === null && (
               <Alert color="red" role="alert">
                 {error.message}
               </Alert>
@@ -59,12 +71,30 @@ export function ProfileTab() {
                 setName(e.currentTarget.value);
                 setError(null);
               }}
-              error={error?.field ? error.message : null}
+              error={error?.field === 'displayName' ? error.message : null}
               maxLength={120}
             />
             <TextInput label="Email" value={me.user.email} readOnly variant="filled" description={MSG.emailCannotChange} />
+            <Select
+              label="Time zone"
+              description={PROFILE_MSG.timeZoneDescription}
+              placeholder="Search for a city or region"
+              searchable
+              allowDeselect={false}
+              data={zones}
+              filter={filterTimeZones}
+              value={zone}
+              onChange={(v) => {
+                if (!v) return;
+                setZoneChoice(v);
+                if (error?.field === 'timeZone') setError(null);
+              }}
+              nothingFoundMessage="No time zone matches"
+              maxDropdownHeight={280}
+              error={error?.field === 'timeZone' ? error.message : null}
+            />
             <Group>
-              <Button type="submit" loading={update.isPending} disabled={name.trim() === me.user.displayName}>
+              <Button type="submit" loading={update.isPending} disabled={name.trim() === me.user.displayName && !zoneChanged}>
                 Save Profile
               </Button>
             </Group>
