@@ -18,7 +18,8 @@ describe.skipIf(!chromiumAvailable())('paging in Chromium', () => {
       data: { name: 'Everything', isDefault: true, level_1: { userIds: [me.user.id], notificationChannels: ['email'] } },
     });
     expect(policy.status()).toBe(201);
-    const { key } = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/integrations`, { data: { name: 'Grafana' } })).json();
+    const client = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/clients`, { data: { name: 'Globex', status: 'active' } })).json();
+    const { key } = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/integrations`, { data: { name: 'Grafana', clientId: client.id } })).json();
 
     const sent = await fetch(`${server.url}/api/ingest/events`, {
       method: 'POST',
@@ -31,7 +32,7 @@ describe.skipIf(!chromiumAvailable())('paging in Chromium', () => {
     // The worker of the running server pages level 1 at once.
     await expect.poll(() => server.mailer.sent.filter((m) => m.to === email).length).toBe(1);
     const mail = server.mailer.sent.find((m) => m.to === email)!;
-    expect(mail.subject).toBe('[CRIT] API latency above 2 s');
+    expect(mail.subject).toBe('[CRIT] Globex: API latency above 2 s');
     const ackUrl = /Acknowledge: (\S+)/.exec(mail.text)![1];
     expect(ackUrl.startsWith(`${server.url}/ack/`)).toBe(true);
 
@@ -62,6 +63,7 @@ describe.skipIf(!chromiumAvailable())('paging in Chromium', () => {
     await phone.page.goto(ackUrl);
     await expect.poll(() => phone.page.getByTestId('ack-page').innerText()).toContain('API latency above 2 s');
     expect(await phone.page.getByTestId('ack-page').innerText()).toContain('Paging MSP · paged Paula Pager');
+    expect(await phone.page.getByTestId('ack-client').innerText()).toBe('Globex');
     await screenshot(phone.page, 'paging-ack-dark-phone');
     expect((await (await page.request.get(`${server.url}/api/tenants/${tenantId}/alerts/${alertId}`)).json()).alert.status).toBe('new');
     await phone.page.getByRole('button', { name: 'Acknowledge' }).click();
@@ -79,5 +81,38 @@ describe.skipIf(!chromiumAvailable())('paging in Chromium', () => {
     await again.page.goto(`${server.url}/ack/not-a-real-token-at-all`);
     await expect.poll(() => again.page.getByTestId('ack-invalid').innerText()).toContain('This acknowledge link is invalid or has expired.');
     await Promise.all([context.close(), phone.context.close(), again.context.close()]);
+  });
+
+  it('marks an alert that paged nobody and counts it in a banner; a new organization creates its default policy in one click', async () => {
+    // No policy yet: the alert pages nobody.
+    const { context, page } = await newPage(browser, { width: 390, height: 844, theme: 'dark' });
+    await registerThroughWizard(page, server.url, { name: 'Nora Nobody', email: uniqueEmail('nobody'), org: 'Nobody MSP' });
+    const me = await (await page.request.get(`${server.url}/api/me`)).json();
+    const tenantId = me.tenants[0].id as string;
+    const { key } = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/integrations`, { data: { name: 'Zabbix' } })).json();
+    const sent = await fetch(`${server.url}/api/ingest/events`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+      body: JSON.stringify({ title: 'Backup job late', priority: 'high' }),
+    });
+    expect(sent.status).toBe(202);
+    await page.goto(`${server.url}/app/dashboard`);
+    await expect.poll(() => page.getByTestId('paged-nobody-banner').innerText()).toContain('1 alert in the last 24 h paged nobody — set up an escalation policy');
+    await expect.poll(() => page.getByTestId('paged-nobody-badge').count()).toBe(1);
+    await screenshot(page, 'paged-nobody-dark-phone');
+    await page.getByTestId('paged-nobody-action').click();
+    await page.waitForURL('**/app/escalation-policies');
+
+    // A new organization, before its first alert: the getting-started panel's policy step, in one click.
+    const fresh = await newPage(browser, { theme: 'light' });
+    await registerThroughWizard(fresh.page, server.url, { name: 'Fred Fresh', email: uniqueEmail('fresh'), org: 'Fresh MSP' });
+    await fresh.page.goto(`${server.url}/app/dashboard`);
+    await fresh.page.getByTestId('create-default-policy').click();
+    await expect.poll(() => fresh.page.getByTestId('default-policy-done').innerText()).toContain('Done');
+    await screenshot(fresh.page, 'getting-started-policy-done-light');
+    const freshMe = await (await fresh.page.request.get(`${server.url}/api/me`)).json();
+    const policies = await (await fresh.page.request.get(`${server.url}/api/tenants/${freshMe.tenants[0].id}/escalationPolicies`)).json();
+    expect(JSON.stringify(policies)).toContain(freshMe.user.id);
+    await Promise.all([context.close(), fresh.context.close()]);
   });
 });

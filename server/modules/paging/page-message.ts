@@ -90,7 +90,7 @@ function pageHtml(p: { heading: string; whose: string; title: string; descriptio
 <body style="margin:0;padding:0;background:#f1f3f5;color:#212529;font-family:-apple-system,Segoe UI,Roboto,Helvetica,Arial,sans-serif;font-size:15px;line-height:1.45">
 <div class="card" style="max-width:560px;margin:0 auto;padding:20px;background:#ffffff">
 <div style="display:inline-block;padding:2px 8px;border-radius:4px;background:${color};color:#ffffff;font-size:12px;font-weight:700;letter-spacing:.04em">${e(p.heading)}</div>
-<p class="muted" style="margin:12px 0 2px;color:#495057">${e(p.whose)}</p>
+${p.whose ? `<p class="muted" style="margin:12px 0 2px;color:#495057">${e(p.whose)}</p>` : '<div style="height:12px"></div>'}
 <h1 style="margin:0 0 12px;font-size:20px;line-height:1.3">${e(p.title)}</h1>
 ${p.description ? `<div class="box" style="margin:0 0 14px;padding:10px 12px;border:1px solid #dee2e6;border-radius:6px;background:#f8f9fa;white-space:pre-wrap">${e(p.description)}</div>` : ''}
 <div style="margin:0 0 12px">${button(p.links.ack, 'Acknowledge', true)}${button(p.links.open, 'Open alert', false)}</div>
@@ -107,12 +107,12 @@ ${p.description ? `<div class="box" style="margin:0 0 14px;padding:10px 12px;bor
  */
 export function pageMessage(alert: PageSubject, ctx: PageContext): Message {
   const priority = alert.priority.toUpperCase();
-  const whose = [ctx.clientName ? `Client: ${ctx.clientName}` : 'No client', ctx.tenantName].filter(Boolean).join(' · ');
+  const whose = [ctx.clientName, ctx.tenantName].filter(Boolean).join(' · ');
   const opened = `${localTime(alert.created_at, ctx.timeZone)} (${age(alert.created_at, ctx.now)})`;
   const why = ctx.level ? `Escalation level ${ctx.level}` : 'You subscribed to alerts like this one';
   const description = trimmed(alert.description, 1000);
   const facts: Array<[string, string]> = [
-    ['Client', ctx.clientName ?? '—'],
+    ...(ctx.clientName ? [['Client', ctx.clientName] as [string, string]] : []),
     ...(ctx.tenantName ? [['Organization', ctx.tenantName] as [string, string]] : []),
     ['Priority', label(alert.priority)],
     ['Source', alert.source],
@@ -143,7 +143,7 @@ export function pageMessage(alert: PageSubject, ctx: PageContext): Message {
       facts,
       links: ctx.links,
       priority: alert.priority,
-      footer: `${why}. Times are in ${ctx.timeZone}; change your time zone in your profile.`,
+      footer: `Times are in ${ctx.timeZone}; you can change your time zone in your profile.`,
     }),
     summary: [trimmed(alert.description, 120) || alert.source, `${why} · opened ${age(alert.created_at, ctx.now)}`].join('\n'),
     sms: smsText(alert.priority, ctx.clientName, alert.title, ctx.links.shortAck),
