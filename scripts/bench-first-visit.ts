@@ -1,0 +1,100 @@
+// npm run bench:first-visit [-- --runs 3]
+// The first visit of the dashboard, in Chromium: the real server (SQLite) serving the built web app, a tenant with one
+// alert, a signed-in browser with an empty cache (cold) and then the same browser again (warm). For each visit: the
+// milliseconds from navigation start until the first alert card is in the page (a MutationObserver's
+// performance.now()), the requests made and the bytes over the wire (headers and bodies as sent, compressed) until the
+// page settled. Prints each run and the medians (issue 33: cold ≤ 500 ms and ≤ 25 requests, warm ≤ 250 ms).
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { chromium, type BrowserContext, type Request } from 'playwright-core';
+import { loadConfig } from '../server/config.ts';
+import { buildApp } from '../server/app.ts';
+
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const RUNS = Math.max(1, Number(args.runs) || 3);
+const root = path.resolve(import.meta.dirname, '..');
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-bench-first-visit-'));
+
+const webDir = path.join(dir, 'web');
+const built = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', webDir, '--logLevel', 'error'], {
+  cwd: root,
+  stdio: 'inherit',
+  env: { ...process.env, NODE_ENV: 'production' },
+});
+if (built.status !== 0) throw new Error('vite build failed');
+
+const config = { ...loadConfig({ REGISTER_LIMIT_IP: '1000' }), databaseUrl: path.join(dir, 'bench.db'), webDir, logLevel: 'silent' as const, port: 0, host: '127.0.0.1' };
+const { app, deps } = await buildApp({ ...config, publicUrl: 'http://127.0.0.1:0' }, { logger: false });
+await app.listen({ port: 0, host: '127.0.0.1' });
+const address = app.server.address();
+const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
+deps.config.publicUrl = url;
+
+/** Records when the first alert card enters the page, from the first script on. */
+const WATCH_FIRST_CARD = `
+  new MutationObserver((_, observer) => {
+    if (document.querySelector('[data-testid="alert-card"]')) { window.__firstCard = performance.now(); observer.disconnect(); }
+  }).observe(document, { childList: true, subtree: true });
+`;
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+try {
+  const setup = await browser.newContext();
+  const reg = await setup.request.post(`${url}/api/functions/registerUserWithTenant`, {
+    headers: { origin: url },
+    data: { userData: { email: `first-${Date.now()}@example.com`, password: 'secret123', displayName: 'First Visit' }, tenantData: { name: 'First MSP', plan: 'trial' } },
+  });
+  const { tenantId } = (await reg.json()) as { tenantId: string };
+  const { key } = (await (await setup.request.post(`${url}/api/tenants/${tenantId}/integrations`, { headers: { origin: url }, data: { name: 'Bench' } })).json()) as { key: string };
+  const sent = await fetch(`${url}/api/ingest/events`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ title: 'Disk full on db-1', priority: 'high' }) });
+  if (sent.status !== 202) throw new Error(`ingest failed: ${sent.status}`);
+  const state = await setup.storageState();
+  await setup.close();
+
+  /** One visit of the dashboard in `context`: time to the first card, requests, bytes over the wire. */
+  async function visit(context: BrowserContext) {
+    const page = await context.newPage();
+    const requests: Request[] = [];
+    page.on('request', (r) => requests.push(r));
+    await page.goto(`${url}/app/dashboard`);
+    await page.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, undefined, { timeout: 15_000 });
+    const ms = await page.evaluate(() => (window as unknown as { __firstCard: number }).__firstCard);
+    await page.waitForLoadState('networkidle').catch(() => {});
+    // The live stream never finishes: its headers count, its body does not.
+    let bytes = 0;
+    for (const r of requests) {
+      if (r.url().endsWith('/events')) continue;
+      const sizes = await r.sizes().catch(() => null);
+      if (sizes) bytes += sizes.responseHeadersSize + sizes.responseBodySize;
+    }
+    const scripts = requests.filter((r) => r.resourceType() === 'script').length;
+    await page.close();
+    return { ms, requests: requests.length, scripts, kB: bytes / 1024 };
+  }
+
+  const cold: Array<Awaited<ReturnType<typeof visit>>> = [];
+  const warm: Array<Awaited<ReturnType<typeof visit>>> = [];
+  for (let i = 0; i < RUNS; i++) {
+    const context = await browser.newContext({ storageState: state, viewport: { width: 1440, height: 900 } });
+    await context.addInitScript(WATCH_FIRST_CARD);
+    cold.push(await visit(context));
+    warm.push(await visit(context));
+    await context.close();
+  }
+  const line = (name: string, runs: typeof cold) =>
+    console.log(
+      `${name}: first alert card ${runs.map((r) => r.ms.toFixed(0)).join(' / ')} ms (median ${median(runs.map((r) => r.ms)).toFixed(0)}), ` +
+        `${median(runs.map((r) => r.requests))} requests (${median(runs.map((r) => r.scripts))} scripts), ${median(runs.map((r) => r.kB)).toFixed(1)} kB over the wire`,
+    );
+  line('cold', cold);
+  line('warm', warm);
+} finally {
+  await browser.close();
+  await app.close();
+  fs.rmSync(dir, { recursive: true, force: true });
+}
