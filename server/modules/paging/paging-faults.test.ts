@@ -66,7 +66,8 @@ for (const db of testDatabases()) {
       for (const close of closers.splice(0).reverse()) await close().catch(() => {});
     });
 
-    it('a server killed mid-send (SIGKILL): every alert paged, at most the pages in flight twice', { timeout: 60_000 }, async () => {
+    /** A worker process killed mid-send (SIGKILL); with `twoInstances`, another instance pages alongside it throughout. */
+    async function killMidSend(twoInstances: boolean) {
       let killAt: ((n: number) => void) | null = null;
       const smtp = await startSmtpServer({ delayMs: 15, onMail: (_m, n) => killAt?.(n) });
       closers.push(smtp.close);
@@ -92,6 +93,19 @@ for (const db of testDatabases()) {
         child.kill('SIGKILL');
         await exited;
       });
+      // The other instance, when there is one, takes its share from the start and goes on after the kill.
+      let other: Awaited<ReturnType<typeof buildApp>> | null = null;
+      let draining: Promise<void> = Promise.resolve();
+      if (twoInstances) {
+        const mailer = createMailer({ smtpUrl: smtp.url, from: 'Alertdesk <pager@alertdesk.test>', log: { info: () => {} } });
+        other = await buildApp({ ...env.config, jobWorker: false }, { logger: false, mailer });
+        closers.push(() => other!.app.close());
+        draining = (async () => {
+          for (let i = 0; i < 400 && countPages(smtp.received).unique < ALERTS; i++) {
+            if ((await other!.app.jobs.worker.runDue()) === 0) await new Promise((r) => setTimeout(r, 50));
+          }
+        })();
+      }
       // Killed once a quarter of the pages went out.
       await new Promise<void>((resolve) => (killAt = (n) => n >= ALERTS / 4 && (child.kill('SIGKILL'), resolve())));
       await exited;
@@ -99,11 +113,17 @@ for (const db of testDatabases()) {
       const atKill = countPages(smtp.received);
       expect(atKill.unique).toBeLessThan(ALERTS);
 
+      await draining;
       await recover(env, smtp.url);
       const after = countPages(smtp.received);
       expect(ids.filter((id) => !after.perAlert.has(id))).toEqual([]);
       expect(after.duplicates).toBeLessThanOrEqual(IN_FLIGHT);
-    });
+    }
+
+    it('a server killed mid-send (SIGKILL): every alert paged, at most the pages in flight twice', { timeout: 60_000 }, () => killMidSend(false));
+
+    if (db.name === 'postgres')
+      it('two instances, one killed mid-send (SIGKILL): every alert paged, at most its pages in flight twice', { timeout: 60_000 }, () => killMidSend(true));
 
     it('the database lost mid-send: every alert paged, at most the pages in flight twice', { timeout: 60_000 }, async () => {
       const { away, back, target } = await databaseAway(db, closers);
