@@ -64,6 +64,15 @@ try {
     await page.goto(`${url}/app/dashboard`);
     await page.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, undefined, { timeout: 15_000 });
     const ms = await page.evaluate(() => (window as unknown as { __firstCard: number }).__firstCard);
+    if (process.env.BENCH_TRACE) {
+      const entries = await page.evaluate(() =>
+        performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd)] as const),
+      );
+      const nav = await page.evaluate(() => JSON.stringify(performance.getEntriesByType('navigation')[0]));
+      console.log('navigation', JSON.parse(nav).responseEnd, 'DOMContentLoaded', JSON.parse(nav).domContentLoadedEventEnd);
+      for (const [name, start, end] of entries) if (!name.startsWith('/assets/') || end > ms - 200) console.log(String(start).padStart(6), String(end).padStart(6), name);
+      console.log('scripts: last ends at', Math.max(...entries.filter(([n]) => n.endsWith('.js')).map(([, , e]) => e)));
+    }
     await page.waitForLoadState('networkidle').catch(() => {});
     // The live stream never finishes: its headers count, its body does not.
     let bytes = 0;
