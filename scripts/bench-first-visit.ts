@@ -66,7 +66,7 @@ try {
     const ms = await page.evaluate(() => (window as unknown as { __firstCard: number }).__firstCard);
     if (process.env.BENCH_TRACE) {
       const entries = await page.evaluate(() =>
-        performance.getEntriesByType('resource').map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd)] as const),
+        (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd)] as const),
       );
       const nav = await page.evaluate(() => JSON.stringify(performance.getEntriesByType('navigation')[0]));
       console.log('navigation', JSON.parse(nav).responseEnd, 'DOMContentLoaded', JSON.parse(nav).domContentLoadedEventEnd);
