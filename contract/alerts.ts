@@ -70,6 +70,13 @@ export const ALERT_MSG = {
   liveOffline: 'Offline',
   alertGone: 'This alert does not exist or was deleted.',
   noAlertsOpen: 'No open alerts. All quiet.',
+  // issue 32: what needed no doing (a bulk change counts it as done), and why a key's action does not apply
+  alreadyAcknowledged: 'Already acknowledged',
+  alreadyResolved: 'Already resolved',
+  resolvedCannotAcknowledge: 'Resolved alerts cannot be acknowledged',
+  closedCannotAcknowledge: 'Closed alerts cannot be acknowledged',
+  closedCannotResolve: 'Closed alerts cannot be resolved',
+  noAlertChosen: 'No alert chosen: press j or k to move to one',
   // issue 25: alerts that paged nobody (the mark on a card and its reasons: PAGING_MSG)
   /**
    * The dashboard banner, "3 alerts in the last 24 h paged nobody — set up an escalation policy": the count, then the
@@ -183,15 +190,99 @@ export const ActiveAlertsQuery = z.object({
 export type ActiveAlertsQuery = z.infer<typeof ActiveAlertsQuery>;
 
 export const HISTORY_PAGE_SIZE = 20;
-export const AlertHistoryQuery = z.object({
+
+/** Texts of the history's date range and its CSV export (issue 32). */
+export const HISTORY_MSG = {
+  badTime: 'Must be a date (YYYY-MM-DD) or a date and time with its zone (ISO 8601)',
+  fromAfterTo: 'Must not be after the end of the range',
+  toBeforeFrom: 'Must not be before the start of the range',
+  exportCsv: 'Export CSV',
+  exportFailed: 'The export failed. Please try again.',
+  exportNothing: 'No resolved or closed alerts match these filters: nothing to export.',
+  exporting: (rows: number, total: number | null) =>
+    total === null ? `Exporting… ${rows.toLocaleString('en')} alerts` : `Exporting… ${rows.toLocaleString('en')} of ${total.toLocaleString('en')} alerts`,
+  exported: (rows: number, filename: string) => `Saved ${rows.toLocaleString('en')} ${rows === 1 ? 'alert' : 'alerts'} to ${filename}`,
+} as const;
+
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,9})?)?(?:Z|[+-]\d{2}:\d{2}))?$/;
+
+/**
+ * A bound of the history's range as a UTC instant (`toISOString`, the form times are stored in), or null when it is
+ * not one: a calendar date (`2025-03-01`, the UTC day) or a date and time with its zone. `end` makes a date mean the
+ * end of its day (the range's `to` takes in the whole day; a date and time is taken as is).
+ */
+export function historyBound(value: string, end = false): string | null {
+  const m = ISO_TIME.exec(value);
+  if (!m) return null;
+  const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
+  const day = new Date(0);
+  day.setUTCFullYear(y, mo - 1, d); // not Date.UTC, which reads years 0–99 as 1900–1999
+  if (day.getUTCFullYear() !== y || day.getUTCMonth() !== mo - 1 || day.getUTCDate() !== d) return null;
+  const ms = value.length === 10 ? day.getTime() + (end ? 86_400_000 - 1 : 0) : Date.parse(value);
+  if (!Number.isFinite(ms)) return null;
+  const iso = new Date(ms).toISOString();
+  // An offset may carry the instant past year 9999 (`+010000-…`): not comparable as stored text.
+  return /^\d{4}-/.test(iso) ? iso : null;
+}
+
+const HistoryTime = z.string().trim().refine((v) => historyBound(v) !== null, HISTORY_MSG.badTime).optional();
+
+/**
+ * What selects history alerts (the list, its export): status, priority, client, text, and the range of their
+ * resolution time, `from` and `to` both included.
+ */
+const HistoryFilter = z.object({
   status: all(HISTORY_STATUSES),
   priority: all(ALERT_PRIORITIES),
   q: z.string().trim().max(200).optional(),
   clientId: z.string().max(100).optional(),
+  from: HistoryTime,
+  to: HistoryTime,
+});
+
+/** `from` after `to` is refused on both fields. */
+const rangeInOrder = (v: { from?: string; to?: string }, ctx: z.RefinementCtx) => {
+  if (!v.from || !v.to) return;
+  const from = historyBound(v.from);
+  const to = historyBound(v.to, true);
+  if (from && to && from > to) {
+    ctx.addIssue({ code: 'custom', path: ['from'], message: HISTORY_MSG.fromAfterTo });
+    ctx.addIssue({ code: 'custom', path: ['to'], message: HISTORY_MSG.toBeforeFrom });
+  }
+};
+
+export const AlertHistoryQuery = HistoryFilter.extend({
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(HISTORY_PAGE_SIZE),
-});
+}).superRefine(rangeInOrder);
 export type AlertHistoryQuery = z.infer<typeof AlertHistoryQuery>;
+
+/** The export's query: the history's filters, every page. */
+export const AlertHistoryExportQuery = HistoryFilter.superRefine(rangeInOrder);
+export type AlertHistoryFilter = z.infer<typeof AlertHistoryExportQuery>;
+
+/** Rows the export reads per query (keyset pages; SQLite serves other requests between two). */
+export const HISTORY_EXPORT_BATCH = 1_000;
+/** Characters of an alert's description the export keeps (trimmed; a longer one is cut and ends with "…"). */
+export const HISTORY_EXPORT_DESCRIPTION_CHARS = 1_000;
+/** The header of the export, one column each. */
+export const HISTORY_EXPORT_COLUMNS = [
+  'Alert ID',
+  'Title',
+  'Priority',
+  'Status',
+  'Client',
+  'Source',
+  'Created at',
+  'Acknowledged by',
+  'Acknowledged at',
+  'Resolved by',
+  'Resolved at',
+  'Closed by',
+  'Closed at',
+  'Occurrences',
+  'Description',
+] as const;
 
 /** The history counts at most this many matches: past it, `totalCapped` says "at least" (a count of a million rows costs a second). */
 export const HISTORY_COUNT_LIMIT = 10_000;
@@ -259,12 +350,14 @@ export type BulkAlertBody = z.input<typeof BulkAlertBody>;
 
 /**
  * One alert's outcome in a bulk change: the changed alert, or why it was left as it is (404 missing or another
- * tenant's, 409 changed meanwhile so the action no longer applies, 400 an assignee who is not a member).
+ * tenant's, 409 changed meanwhile so the action no longer applies, 400 an assignee who is not a member). An alert
+ * already where the action leads (acknowledged, or resolved) is done: `ok`, with `unchanged` saying so.
  */
 export const BulkAlertOutcome = z.object({
   id: z.string(),
   ok: z.boolean(),
   alert: Alert.optional(),
+  unchanged: z.object({ code: z.enum(['already_acknowledged', 'already_resolved']), message: z.string() }).optional(),
   error: z.object({ status: z.number().int(), code: z.string(), message: z.string() }).optional(),
 });
 export type BulkAlertOutcome = z.infer<typeof BulkAlertOutcome>;

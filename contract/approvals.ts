@@ -100,6 +100,15 @@ export const APPROVAL_MSG = {
   policyCreated: 'Policy created',
   policyUpdated: 'Policy updated',
   policyDeleted: 'Policy deactivated',
+  // Ours: the request form (issue 32).
+  typeNoActivePolicy: (label: string) => `${label} — no active policy`,
+  noTypeHasPolicy: 'No request type has an active approval policy yet, so no request can be made.',
+  noTypeHasPolicyManager: 'Create a policy in the Approval Policies tab first.',
+  noTypeHasPolicyMember: 'Ask an owner or admin of your organization to create an approval policy.',
+  metadataKeyRequired: 'Every value needs a key',
+  metadataKeyTwice: 'Each key can be used only once',
+  metadataKeyReserved: 'This name is reserved; choose another key',
+  metadataFixRows: 'Fix the rows above to switch to JSON',
   deletePolicyConfirm: (name: string) =>
     `Are you sure you want to delete ${name}? It becomes inactive: requests already made under it go on, and no new request can use it.`,
 } as const;
@@ -186,6 +195,12 @@ export const ApprovalPolicy = z
 export type ApprovalPolicy = z.infer<typeof ApprovalPolicy>;
 export const ApprovalPolicyList = z.object({ items: z.array(ApprovalPolicy) });
 export type ApprovalPolicyList = z.infer<typeof ApprovalPolicyList>;
+/**
+ * The request types in their order, each with whether an active policy routes it: what the request form offers.
+ * Every member may read it (it names no approver).
+ */
+export const ApprovalRequestTypes = z.object({ items: z.array(z.object({ type: z.enum(APPROVAL_TYPES), hasActivePolicy: z.boolean() })) });
+export type ApprovalRequestTypes = z.infer<typeof ApprovalRequestTypes>;
 export const ApprovalPolicyParams = TenantParam.extend({ policyId: z.string().min(1).max(100) });
 
 /**

@@ -133,3 +133,13 @@ export const SIGN_IN_LINK_MSG = {
 
 /** `error.code` of a sign-in refused because the account (not this address) is throttled: the web offers a link. */
 export const ACCOUNT_THROTTLED = 'account_throttled';
+
+/** The profile's calendar feed (issue 32): renewing replaces the secret link, so the screen asks first. Our own texts. */
+export const CALENDAR_FEED_MSG = {
+  renewTitle: 'Renew calendar link',
+  renewQuestion:
+    'Renew your calendar link? The current link stops working at once: calendars subscribed to it stop updating until you subscribe them to the new link.',
+  renewConfirm: 'Renew link',
+  renewKeep: 'Keep current link',
+  renewed: 'Calendar link renewed',
+} as const;

@@ -70,6 +70,8 @@ describe.skipIf(!chromiumAvailable())('accessibility (axe-core) of the main page
       };
       for (const priority of ['critical', 'high', 'medium', 'low', 'info']) await ingest({ title: `Disk check ${priority}`, priority, source: 'db-1' });
       await expect.poll(() => page.getByTestId('alert-card').count()).toBe(5);
+      // Without a policy the alerts paged nobody: the banner saying so comes in above the list, moving the cards down.
+      await expect.poll(() => page.getByTestId('paged-nobody-banner').isVisible()).toBe(true);
       await check('dashboard', async () => undefined);
       await page.getByTestId('alert-card').first().click();
       await check('alert dialog', () => page.getByRole('dialog').getByTestId('alert-title').waitFor());

@@ -178,8 +178,12 @@ describe.skipIf(!chromiumAvailable())('alerts in Chromium', () => {
     await registerThroughWizard(page, server.url, { name: 'Stale Screen', email: uniqueEmail('stale'), org: 'Stale MSP' });
     const tenantId = (await (await page.request.get(`${server.url}/api/me`)).json()).tenants[0].id;
     const { key } = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/integrations`, { data: { name: 'Zabbix' } })).json();
-    await send(server, '/api/ingest/events', { title: 'Switch port flapping', priority: 'high', dedupKey: 'flap' }, key);
+    const { alertId } = await send(server, '/api/ingest/events', { title: 'Switch port flapping', priority: 'high', dedupKey: 'flap' }, key);
+    // Without a policy it paged nobody: once that is marked, the refresh brings the banner saying so above the list,
+    // and the card is clicked once it has moved down for it.
+    await expect.poll(async () => (await (await page.request.get(`${server.url}/api/tenants/${tenantId}/alerts/${alertId}`)).json()).alert.pagedNobody).not.toBeNull();
     await page.getByRole('button', { name: ALERT_MSG.refresh }).click();
+    await expect.poll(() => page.getByTestId('paged-nobody-banner').isVisible()).toBe(true);
     await card(page, 'Switch port flapping').click();
     const modal = page.getByRole('dialog');
     await expect.poll(() => modal.getByRole('button', { name: 'Acknowledge' }).isVisible()).toBe(true);
@@ -299,6 +303,8 @@ describe.skipIf(!chromiumAvailable())('alerts in Chromium', () => {
         await send(server, '/api/ingest/events', { title: `Service check ${i + 1} failing on a host with a rather long name`, priority: priorities[i], source: `host-${i}.example.com`, tags: ['prod'], metadata: { check: `http-${i}`, url: 'https://status.example.com/check' } }, key);
       }
       await expect.poll(() => page.getByTestId('alert-card').count()).toBe(5);
+      // Without a policy the alerts paged nobody: the banner saying so comes in above the list, moving the cards down.
+      await expect.poll(() => page.getByTestId('paged-nobody-banner').isVisible()).toBe(true);
       await screenshot(page, `alerts-dashboard-${opts.name}`);
       await page.getByTestId('alert-card').first().click();
       await expect.poll(() => page.getByRole('dialog').getByTestId('alert-title').isVisible()).toBe(true);

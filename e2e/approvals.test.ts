@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
 import { APPROVAL_MSG } from '../contract/approvals.ts';
 import { MSG } from '../contract/messages.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
@@ -35,6 +35,24 @@ const openApprovals = async (page: Page, server: E2EServer, query = '') => {
   await page.goto(`${server.url}/app/approval-workflows${query}`);
   await expect.poll(() => page.getByRole('tab', { name: /Pending Approvals/ }).isVisible()).toBe(true);
 };
+/** Switches the request form's metadata between its views (Mantine hides the radio under its label). */
+async function metadataView(form: Locator, view: 'Key / value' | 'JSON') {
+  const id = await form.getByRole('radio', { name: view, exact: true }).getAttribute('id');
+  await form.locator(`label[for="${id}"]`).click();
+}
+const keyOf = (form: Locator, n: number) => form.getByRole('textbox', { name: `Key ${n}`, exact: true });
+const valueOf = (form: Locator, n: number) => form.getByRole('textbox', { name: `Value ${n}`, exact: true });
+/** The signed-in page's request, as the API gives it. */
+const requestViaApi = (page: Page, tenantId: string, id: string) =>
+  page.evaluate(async ({ t, r }) => (await fetch(`/api/tenants/${t}/approvalRequests/${r}`)).json(), { t: tenantId, r: id });
+/** The center of the element is the element, not something drawn over it or a clipping edge. */
+const reachable = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const r = el.getBoundingClientRect();
+    const hit = document.elementFromPoint(r.x + r.width / 2, r.y + r.height / 2);
+    return r.left >= 0 && r.right <= window.innerWidth && !!hit && el.contains(hit);
+  });
+
 /** Nothing sticks out sideways of a 390 px window. */
 const noSidewaysScroll = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth);
 
@@ -141,7 +159,8 @@ describe.skipIf(!chromiumAvailable())('approval workflows in Chromium', () => {
     await form.getByLabel(REQUIRED('Description')).fill('Cara needs VPN access for two weeks to move the Initech CRM.\nTicket OPS-4411.');
     expect(await create.isDisabled()).toBe(false);
     expect(await form.getByLabel('Type', { exact: true }).inputValue()).toBe('Access');
-    // Metadata: not JSON blocks the form (we do not create it with empty metadata as the spec's form did).
+    // Metadata in its JSON view: not JSON blocks the form (we do not create it with empty metadata as the spec's form did).
+    await metadataView(form, 'JSON');
     const metadata = form.getByLabel('Metadata (JSON)');
     await metadata.fill('{"system": "CRM",');
     await metadata.blur();
@@ -451,5 +470,205 @@ describe.skipIf(!chromiumAvailable())('approval workflows in Chromium', () => {
     await expect.poll(() => c.page.getByText(MSG.noTenant).isVisible()).toBe(true);
     await screenshot(c.page, 'approvals-no-tenant-light');
     await c.context.close();
+  });
+  it('puts every tab within reach on a 390 px phone, in both themes', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const phone = await newPage(browser, { theme, width: 390, height: 844 });
+      await signIn(phone.page, server.url, owner.email, owner.password);
+      await openApprovals(phone.page, server);
+      for (const name of ['Pending Approvals', 'My Requests', 'All Requests', 'Approval Policies']) {
+        const tab = phone.page.getByRole('tab', { name: new RegExp(`^${name}`) });
+        expect(await tab.isVisible(), name).toBe(true);
+        expect(await reachable(tab), name).toBe(true);
+      }
+      expect(await noSidewaysScroll(phone.page)).toBeLessThanOrEqual(390);
+      await screenshot(phone.page, `approvals-tabs-narrow-${theme}`);
+      await phone.page.getByRole('tab', { name: 'Approval Policies' }).click();
+      await expect.poll(() => phone.page.url()).toContain('tab=policies');
+      await expect.poll(() => phone.page.getByTestId('approval-policy-card').count()).toBe(1);
+      await settledShot(phone.page, `approvals-tabs-narrow-policies-${theme}`);
+      await phone.page.getByRole('tab', { name: 'All Requests' }).click();
+      await expect.poll(() => phone.page.url()).toContain('tab=all');
+      await expect.poll(() => phone.page.getByTestId('approval-card').count()).toBeGreaterThan(0);
+      await phone.context.close();
+    }
+  });
+
+  it('says when no type has an active policy, then starts from a type that has one and marks the others', async () => {
+    const o = await newPage(browser);
+    const nina = await registerThroughWizard(o.page, server.url, { name: 'Nina Newcomer', email: uniqueEmail('nopolicy'), org: 'Newcomer MSP' });
+    const row = await server.deps.db
+      .selectFrom('tenant_members')
+      .innerJoin('users', 'users.id', 'tenant_members.user_id')
+      .select(['tenant_id', 'user_id'])
+      .where('users.email', '=', nina.email)
+      .executeTakeFirstOrThrow();
+    const dana = await addMember(server, row.tenant_id, 'Dana Member');
+
+    // The owner: nothing can be requested yet, and the way to change that.
+    await openApprovals(o.page, server);
+    await o.page.getByRole('button', { name: 'New Request' }).first().click();
+    const form = o.page.getByRole('dialog', { name: 'Create Approval Request' });
+    const notice = form.getByTestId('no-type-has-policy');
+    await expect.poll(() => notice.isVisible()).toBe(true);
+    expect(await notice.innerText()).toContain(APPROVAL_MSG.noTypeHasPolicy);
+    expect(await notice.innerText()).toContain(APPROVAL_MSG.noTypeHasPolicyManager);
+    expect(await form.getByLabel('Type', { exact: true }).isDisabled()).toBe(true);
+    await form.getByLabel(REQUIRED('Title')).fill('Anything');
+    await form.getByLabel(REQUIRED('Description')).fill('At all');
+    expect(await form.getByRole('button', { name: 'Create Request' }).isDisabled()).toBe(true);
+    await settledShot(o.page, 'approvals-request-no-policy-light');
+    await notice.getByRole('button', { name: 'Open Approval Policies' }).click();
+    await expect.poll(() => form.isVisible()).toBe(false);
+    await expect.poll(() => o.page.url()).toContain('tab=policies');
+    await expect.poll(() => o.page.getByText(APPROVAL_MSG.noPolicies).isVisible()).toBe(true);
+
+    // A member is told whom to ask.
+    const d = await newPage(browser);
+    await signIn(d.page, server.url, dana.email, dana.password);
+    await openApprovals(d.page, server);
+    await d.page.getByRole('button', { name: 'New Request' }).first().click();
+    const dForm = d.page.getByRole('dialog', { name: 'Create Approval Request' });
+    await expect.poll(() => dForm.getByTestId('no-type-has-policy').innerText()).toContain(APPROVAL_MSG.noTypeHasPolicyMember);
+    expect(await dForm.getByRole('button', { name: 'Open Approval Policies' }).count()).toBe(0);
+    await dForm.getByRole('button', { name: 'Cancel' }).click();
+
+    // Policies for expense and change requests only (access, the spec's default, has none).
+    for (const type of ['expense', 'change'])
+      await o.page.evaluate(
+        async ({ t, body }) => {
+          const res = await fetch(`/api/tenants/${t}/approvalPolicies`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+          if (res.status !== 201) throw new Error(`policy failed: ${res.status} ${await res.text()}`);
+        },
+        { t: row.tenant_id, body: { name: `${type} policy`, description: 'Routes them', type, levels: [{ level: 'manager', approvers: [row.user_id] }] } },
+      );
+    await o.context.close();
+
+    // The form asks again each time it opens.
+    await d.page.getByRole('button', { name: 'New Request' }).first().click();
+    const type = dForm.getByLabel('Type', { exact: true });
+    await expect.poll(() => type.inputValue()).toBe('Expense');
+    expect(await dForm.getByTestId('no-type-has-policy').count()).toBe(0);
+    await type.click();
+    const options = d.page.getByRole('option');
+    expect(await options.allInnerTexts()).toEqual(['Expense', 'Access — no active policy', 'Change', 'Custom — no active policy']);
+    for (const [name, disabled] of [
+      ['Expense', false],
+      ['Access — no active policy', true],
+      ['Change', false],
+      ['Custom — no active policy', true],
+    ] as const)
+      expect(await d.page.getByRole('option', { name, exact: true }).isDisabled(), name).toBe(disabled);
+    await settledShot(d.page, 'approvals-request-types-light');
+    // A marked type cannot be chosen.
+    await d.page.getByRole('option', { name: 'Access — no active policy' }).click({ force: true });
+    expect(await type.inputValue()).toBe('Expense');
+    await d.page.getByRole('option', { name: 'Change', exact: true }).click();
+    await expect.poll(() => type.inputValue()).toBe('Change');
+    await d.context.close();
+
+    // Dark, and a phone in both themes: the marked types in the open list.
+    for (const [theme, width] of [
+      ['dark', 1280],
+      ['light', 390],
+      ['dark', 390],
+    ] as const) {
+      const other = await newPage(browser, { theme, width, height: 844 });
+      await signIn(other.page, server.url, dana.email, dana.password);
+      await openApprovals(other.page, server);
+      await other.page.getByRole('button', { name: 'New Request' }).first().click();
+      const f = other.page.getByRole('dialog', { name: 'Create Approval Request' });
+      await expect.poll(() => f.getByLabel('Type', { exact: true }).inputValue()).toBe('Expense');
+      await f.getByLabel('Type', { exact: true }).click();
+      await expect.poll(() => other.page.getByRole('option', { name: 'Access — no active policy' }).isVisible()).toBe(true);
+      if (width === 390) expect(await f.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      await settledShot(other.page, `approvals-request-types-${width === 390 ? 'narrow-' : ''}${theme}`);
+      await other.context.close();
+    }
+  });
+
+  it('builds metadata from key/value rows, in sync with the JSON view, and stores that object', async () => {
+    const c = await newPage(browser);
+    await signIn(c.page, server.url, anna.email, PASSWORD);
+    await openApprovals(c.page, server);
+    await c.page.getByRole('button', { name: 'New Request' }).first().click();
+    const form = c.page.getByRole('dialog', { name: 'Create Approval Request' });
+    const create = form.getByRole('button', { name: 'Create Request' });
+    await form.getByLabel(REQUIRED('Title')).fill('Second monitor');
+    await form.getByLabel(REQUIRED('Description')).fill('For the night shift');
+    await expect.poll(() => form.getByLabel('Type', { exact: true }).inputValue()).toBe('Access');
+
+    // Key/value rows are the first view.
+    await keyOf(form, 1).fill('system');
+    await valueOf(form, 1).fill('CRM');
+    await form.getByRole('button', { name: 'Add row' }).click();
+    await keyOf(form, 2).fill('weeks');
+    await valueOf(form, 2).fill('2');
+    await form.getByRole('button', { name: 'Add row' }).click();
+    // A key used twice, then a value without a key: said at the row, and the form waits.
+    await keyOf(form, 3).fill(' system ');
+    await valueOf(form, 3).fill('ERP');
+    await expect.poll(() => form.getByText(APPROVAL_MSG.metadataKeyTwice).isVisible()).toBe(true);
+    expect(await create.isDisabled()).toBe(true);
+    // Not switched to JSON while the rows are wrong.
+    await metadataView(form, 'JSON');
+    await expect.poll(() => form.getByText(APPROVAL_MSG.metadataFixRows).isVisible()).toBe(true);
+    expect(await keyOf(form, 1).isVisible()).toBe(true);
+    await keyOf(form, 3).fill('');
+    await expect.poll(() => form.getByText(APPROVAL_MSG.metadataKeyRequired).isVisible()).toBe(true);
+    expect(await form.getByText(APPROVAL_MSG.metadataKeyTwice).count()).toBe(0);
+    await settledShot(c.page, 'approvals-request-rows-errors-light');
+    await form.getByRole('button', { name: 'Remove row 3' }).click();
+    await expect.poll(() => create.isDisabled()).toBe(false);
+    expect(await form.getByTestId('metadata-row').count()).toBe(2);
+
+    // The JSON view shows the same object; what is added there comes back as rows, a number staying a number.
+    await metadataView(form, 'JSON');
+    const json = form.getByLabel('Metadata (JSON)');
+    await expect.poll(async () => JSON.parse((await json.inputValue()) || 'null')).toEqual({ system: 'CRM', weeks: '2' });
+    await json.fill('{"system": "CRM", "weeks": "2", "amount": 120, "client": {"name": "Initech"}');
+    await metadataView(form, 'Key / value');
+    await expect.poll(() => form.getByText(APPROVAL_MSG.invalidJson).isVisible()).toBe(true);
+    await json.fill('{"system": "CRM", "weeks": "2", "amount": 120, "client": {"name": "Initech"}}');
+    await metadataView(form, 'Key / value');
+    await expect.poll(() => form.getByTestId('metadata-row').count()).toBe(4);
+    expect(await keyOf(form, 3).inputValue()).toBe('amount');
+    expect(await valueOf(form, 3).inputValue()).toBe('120');
+    expect(await form.getByTestId('metadata-row').nth(2).innerText()).toContain('JSON');
+    expect(await valueOf(form, 4).inputValue()).toBe('{"name":"Initech"}');
+    await form.getByRole('button', { name: 'Add row' }).click();
+    await keyOf(form, 5).fill('currency');
+    await valueOf(form, 5).fill('EUR');
+    await settledShot(c.page, 'approvals-request-rows-light');
+    await create.click();
+    await expect.poll(() => c.page.getByText(APPROVAL_MSG.created).isVisible()).toBe(true);
+    const mine = rowOf(c.page, 'Second monitor');
+    await expect.poll(() => mine.count()).toBe(1);
+    const stored = await requestViaApi(c.page, tenantId, (await mine.getAttribute('data-request-id'))!);
+    expect(stored.type).toBe('access');
+    expect(stored.metadata).toEqual({ system: 'CRM', weeks: '2', amount: 120, client: { name: 'Initech' }, currency: 'EUR' });
+    await c.context.close();
+
+    // The rows in the dark theme and on a phone.
+    for (const [theme, width] of [
+      ['dark', 1280],
+      ['light', 390],
+      ['dark', 390],
+    ] as const) {
+      const other = await newPage(browser, { theme, width, height: 844 });
+      await signIn(other.page, server.url, anna.email, PASSWORD);
+      await openApprovals(other.page, server);
+      await other.page.getByRole('button', { name: 'New Request' }).first().click();
+      const f = other.page.getByRole('dialog', { name: 'Create Approval Request' });
+      await keyOf(f, 1).fill('amount');
+      await valueOf(f, 1).fill('120');
+      await f.getByRole('button', { name: 'Add row' }).click();
+      await keyOf(f, 2).fill('amount');
+      await expect.poll(() => f.getByText(APPROVAL_MSG.metadataKeyTwice).isVisible()).toBe(true);
+      if (width === 390) expect(await f.evaluate((el) => el.scrollWidth <= el.clientWidth + 1)).toBe(true);
+      await f.getByTestId('metadata-editor').scrollIntoViewIfNeeded();
+      await settledShot(other.page, `approvals-request-rows-${width === 390 ? 'narrow-' : ''}${theme}`);
+      await other.context.close();
+    }
   });
 });

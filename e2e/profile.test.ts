@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Locator } from 'playwright-core';
-import { MSG, OWN_MSG } from '../contract/messages.ts';
+import { CALENDAR_FEED_MSG, MSG, OWN_MSG } from '../contract/messages.ts';
 import { PROFILE_MSG } from '../contract/profile.ts';
-import { chromiumAvailable, newPage, registerThroughWizard, screenshot, type E2EServer, withServerAndBrowser } from './support.ts';
+import { chromiumAvailable, newPage, registerThroughWizard, screenshot, settledShot, type E2EServer, withServerAndBrowser } from './support.ts';
 import { insertClient, uniqueEmail } from '../server/test/factories.ts';
 
 /** Clicks the visible label of a control whose own input Mantine hides (chips, segmented controls, switches). */
@@ -195,6 +195,66 @@ describe.skipIf(!chromiumAvailable())('profile and settings in Chromium', () => 
     expect(await old.page.getByRole('button', { name: 'Enable browser notifications' }).count()).toBe(0);
     await screenshot(old.page, 'profile-notifications-dark');
     await old.context.close();
+  });
+
+  it('asks before renewing the calendar link: keeping it leaves the old URL working, renewing replaces it', async () => {
+    const { context, page } = await newPage(browser);
+    await registerThroughWizard(page, server.url, { email: uniqueEmail('feed'), org: 'Feed MSP' });
+    await page.goto(`${server.url}/app/profile`);
+    const card = page.getByTestId('my-oncall');
+    await card.getByRole('button', { name: 'Create calendar link' }).click();
+    await expect.poll(() => card.getByTestId('feed-url').inputValue()).toMatch(/\/api\/calendarFeeds\/.+\.ics$/);
+    const oldUrl = await card.getByTestId('feed-url').inputValue();
+    const status = async (url: string) => (await context.request.get(url)).status();
+    expect(await status(oldUrl)).toBe(200);
+
+    // Another visit: the link is on, its URL no longer shown.
+    await page.reload();
+    await expect.poll(() => card.getByTestId('feed-status').isVisible()).toBe(true);
+    await card.getByRole('button', { name: 'Renew link' }).click();
+    const confirm = page.getByRole('dialog', { name: CALENDAR_FEED_MSG.renewTitle });
+    await expect.poll(() => confirm.getByText(CALENDAR_FEED_MSG.renewQuestion).isVisible()).toBe(true);
+    await settledShot(page, 'profile-feed-renew-light');
+    // Keep: nothing changes, the subscribed calendars keep updating.
+    await confirm.getByRole('button', { name: CALENDAR_FEED_MSG.renewKeep }).click();
+    await expect.poll(() => confirm.isVisible()).toBe(false);
+    expect(await card.getByTestId('feed-url').count()).toBe(0);
+    expect(await card.getByTestId('feed-status').isVisible()).toBe(true);
+    expect(await status(oldUrl)).toBe(200);
+
+    // Renew: a new URL, shown once; the old one stops.
+    await card.getByRole('button', { name: 'Renew link' }).click();
+    await confirm.getByRole('button', { name: CALENDAR_FEED_MSG.renewConfirm }).click();
+    await expect.poll(() => page.getByText(CALENDAR_FEED_MSG.renewed).isVisible()).toBe(true);
+    await expect.poll(() => confirm.isVisible()).toBe(false);
+    await expect.poll(() => card.getByTestId('feed-url').inputValue()).toMatch(/\/api\/calendarFeeds\/.+\.ics$/);
+    const newUrl = await card.getByTestId('feed-url').inputValue();
+    expect(newUrl).not.toBe(oldUrl);
+    expect(await status(oldUrl)).toBe(404);
+    expect(await status(newUrl)).toBe(200);
+    await card.scrollIntoViewIfNeeded();
+    await settledShot(page, 'profile-feed-renewed-light');
+    await context.close();
+
+    // The question in the dark theme and on a phone.
+    for (const [theme, width, name] of [
+      ['dark', 1280, 'profile-feed-renew-dark'],
+      ['light', 390, 'profile-feed-renew-phone'],
+      ['dark', 390, 'profile-feed-renew-phone-dark'],
+    ] as const) {
+      const other = await newPage(browser, { theme, width, height: 844 });
+      await registerThroughWizard(other.page, server.url, { email: uniqueEmail('feed') });
+      await other.page.goto(`${server.url}/app/profile`);
+      const c = other.page.getByTestId('my-oncall');
+      await c.getByRole('button', { name: 'Create calendar link' }).click();
+      await expect.poll(() => c.getByTestId('feed-url').isVisible()).toBe(true);
+      await c.getByRole('button', { name: 'Renew link' }).click();
+      const dialog = other.page.getByRole('dialog', { name: CALENDAR_FEED_MSG.renewTitle });
+      await expect.poll(() => dialog.getByText(CALENDAR_FEED_MSG.renewQuestion).isVisible()).toBe(true);
+      if (width === 390) expect(await other.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await settledShot(other.page, name);
+      await other.context.close();
+    }
   });
 
   it('fits a phone', async () => {

@@ -107,6 +107,8 @@ describe.skipIf(!chromiumAvailable())('triage on the dashboard in Chromium', () 
     await send(server, key, { title: 'UPS on battery', priority: 'critical', dedupKey: 'ups' });
     await page.goto(`${server.url}/app/dashboard`);
     await expect.poll(() => page.getByTestId('alert-card').count()).toBe(3);
+    // No policy: the "paged nobody" banner comes in above the list; the rows stand still once it has.
+    await expect.poll(() => page.getByTestId('paged-nobody-banner').isVisible()).toBe(true);
     await card(page, 'Printer offline').getByTestId('alert-select').check();
     await card(page, 'VPN tunnel down').getByTestId('alert-select').check();
     expect(await page.getByTestId('bulk-count').innerText()).toBe('2 selected');
@@ -209,6 +211,132 @@ describe.skipIf(!chromiumAvailable())('triage on the dashboard in Chromium', () 
     await context.close();
   });
 
+  // Issue 32: a NOC screen sees many alerts at once; the roomy card stays a choice, kept per person.
+  it('shows 8 or more compact alert cards in the viewport at 1440×900 in both themes, and remembers the view chosen', async () => {
+    for (const theme of ['light', 'dark'] as const) {
+      const { context, page } = await newPage(browser, { theme, width: 1440, height: 900 });
+      const { tenantId, key } = await tenantWithKey(page, server, `NOC ${theme} MSP`);
+      const client = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/clients`, { data: { name: 'Northwind Traders', status: 'active' } })).json();
+      const priorities = ['critical', 'high', 'medium', 'low', 'info'] as const;
+      for (let i = 0; i < 12; i++) {
+        const extra = i % 3 === 0 ? { client: client.id } : {};
+        await send(server, key, { title: `Check ${String(i + 1).padStart(2, '0')} failing on host-${i}.corp.example.com (HTTP 503 for 5 minutes)`, priority: priorities[i % 5], dedupKey: `c${i}`, ...extra });
+      }
+      await send(server, key, { title: 'Check 01 failing on host-0.corp.example.com (HTTP 503 for 5 minutes)', priority: 'critical', dedupKey: 'c0' });
+      const me = await (await page.request.get(`${server.url}/api/me`)).json();
+      const mine = (await (await page.request.get(`${server.url}/api/tenants/${tenantId}/alerts?q=Check%2002`)).json()).items[0].id as string;
+      await page.request.post(`${server.url}/api/tenants/${tenantId}/alerts/${mine}/assign`, { data: { userId: me.user.id } });
+      await page.goto(`${server.url}/app/dashboard`);
+      await expect.poll(() => page.getByTestId('alert-card').count()).toBe(12);
+      // No escalation policy: every alert paged nobody, so the banner and the marks show as they would on a new desk.
+      await expect.poll(() => page.getByTestId('paged-nobody-banner').isVisible()).toBe(true);
+      await expect.poll(() => page.getByTestId('alert-card').first().getByTestId('paged-nobody-badge').count()).toBe(1);
+      expect(await page.getByTestId('view-toggle').getByRole('button', { name: 'Compact' }).getAttribute('aria-pressed')).toBe('true');
+      expect(await page.getByTestId('alert-list').getAttribute('data-view')).toBe('compact');
+      const fullyInView = () =>
+        page.getByTestId('alert-card').evaluateAll((cards) =>
+          cards.filter((c) => {
+            const r = c.getBoundingClientRect();
+            return r.top >= 0 && r.left >= 0 && r.bottom <= window.innerHeight && r.right <= window.innerWidth;
+          }).length,
+        );
+      await settledShot(page, `triage-compact-${theme}`);
+      expect(await fullyInView()).toBeGreaterThanOrEqual(8);
+      // One line each: priority, status, title, client, assignee and age side by side.
+      const first = card(page, 'Check 01');
+      const box = (await first.boundingBox())!;
+      expect(box.height).toBeLessThan(48);
+      for (const id of ['priority-badge', 'status-badge', 'alert-open', 'alert-client', 'alert-age', 'alert-occurrences', 'paged-nobody-badge']) {
+        const part = (await first.getByTestId(id).boundingBox())!;
+        expect(part.y, id).toBeGreaterThanOrEqual(box.y);
+        expect(part.y + part.height, id).toBeLessThanOrEqual(box.y + box.height);
+      }
+      expect(await first.getByTestId('alert-client').innerText()).toBe('Northwind Traders');
+      expect(await first.getByTestId('alert-occurrences').innerText()).toBe('×2');
+      expect(await card(page, 'Check 02').getByTestId('alert-assignee').innerText()).toBe('Tara Triage');
+
+      // Live: a new alert joins the compact list without a reload.
+      await send(server, key, { title: 'Live: VPN tunnel down', priority: 'critical' });
+      await expect.poll(() => card(page, 'Live: VPN tunnel down').count()).toBe(1);
+      await expect.poll(() => card(page, 'Live: VPN tunnel down').getByTestId('paged-nobody-badge').count()).toBe(1);
+
+      // The roomy cards are a choice, kept for this person across a reload; so is going back.
+      await page.getByTestId('view-toggle').getByRole('button', { name: 'Cards' }).click();
+      await expect.poll(() => page.getByTestId('alert-list').getAttribute('data-view')).toBe('roomy');
+      await page.reload();
+      await expect.poll(() => page.getByTestId('alert-card').count()).toBe(13);
+      expect(await page.getByTestId('alert-list').getAttribute('data-view')).toBe('roomy');
+      expect(await page.getByTestId('view-toggle').getByRole('button', { name: 'Cards' }).getAttribute('aria-pressed')).toBe('true');
+      expect((await card(page, 'Check 01').boundingBox())!.height).toBeGreaterThan(60);
+      if (theme === 'light') await screenshot(page, 'triage-roomy-light');
+      await page.getByTestId('view-toggle').getByRole('button', { name: 'Compact' }).click();
+      await page.reload();
+      await expect.poll(() => page.getByTestId('alert-card').count()).toBe(13);
+      expect(await page.getByTestId('alert-list').getAttribute('data-view')).toBe('compact');
+      await context.close();
+    }
+  });
+
+  it('in compact cards: r resolves a new alert, a key that does not apply says why, a bulk acknowledgement counts those already acknowledged as done', async () => {
+    const { context, page } = await newPage(browser, { width: 1440, height: 900 });
+    const { tenantId, key } = await tenantWithKey(page, server, 'Resolve MSP');
+    await send(server, key, { title: 'RAID degraded on nas-1', priority: 'critical', dedupKey: 'raid' });
+    await send(server, key, { title: 'False alarm: ping loss', priority: 'high', dedupKey: 'ping' });
+    await send(server, key, { title: 'Certificate expires in 7 days', priority: 'medium', dedupKey: 'cert' });
+    await send(server, key, { title: 'Backup job late', priority: 'low', dedupKey: 'backup' });
+    await page.goto(`${server.url}/app/dashboard`);
+    await expect.poll(() => titles(page)).toEqual(['RAID degraded on nas-1', 'False alarm: ping loss', 'Certificate expires in 7 days', 'Backup job late']);
+    await expect.poll(() => page.getByTestId('paged-nobody-banner').isVisible()).toBe(true);
+    const toast = (text: string) => page.locator('.mantine-Notification-root').filter({ hasText: text });
+
+    // a acknowledges; a second a says it is done already instead of nothing.
+    await page.keyboard.press('j');
+    await expect.poll(() => card(page, 'RAID degraded on nas-1').getAttribute('data-active')).toBe('true');
+    await page.keyboard.press('a');
+    await expect.poll(() => card(page, 'RAID degraded on nas-1').getByTestId('status-badge').innerText()).toMatch(/acknowledged/i);
+    await page.keyboard.press('a');
+    await expect.poll(() => toast(ALERT_MSG.alreadyAcknowledged).count()).toBe(1);
+
+    // r on a new alert resolves it: it leaves the active list, and its timeline says who did it.
+    await page.keyboard.press('j');
+    await expect.poll(() => card(page, 'False alarm: ping loss').getAttribute('data-active')).toBe('true');
+    expect(await card(page, 'False alarm: ping loss').getByTestId('status-badge').innerText()).toMatch(/new/i);
+    const pingId = (await alertIdOf(page, 'False alarm: ping loss'))!;
+    await page.keyboard.press('r');
+    await expect.poll(() => toast('Resolved: False alarm: ping loss').count()).toBe(1);
+    await expect.poll(() => card(page, 'False alarm: ping loss').count()).toBe(0);
+    const resolved = await (await page.request.get(`${server.url}/api/tenants/${tenantId}/alerts/${pingId}`)).json();
+    expect(resolved.alert).toMatchObject({ status: 'resolved', acknowledgedAt: null });
+    expect(resolved.timeline.at(-1)).toMatchObject({ kind: 'resolved', actorName: 'Tara Triage' });
+    await settledShot(page, 'triage-compact-keys-light');
+    // With no alert under the cursor (the resolved one left), a key says how to choose one.
+    await page.keyboard.press('r');
+    await expect.poll(() => toast(ALERT_MSG.noAlertChosen).count()).toBe(1);
+
+    // The detail of a new alert offers Resolve beside Acknowledge.
+    await card(page, 'Backup job late').getByTestId('alert-open').click();
+    const dialog = page.getByRole('dialog');
+    await expect.poll(() => dialog.getByRole('button', { name: 'Resolve' }).isVisible()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Acknowledge' }).isVisible()).toBe(true);
+    await page.keyboard.press('Escape');
+    await expect.poll(() => dialog.count()).toBe(0);
+
+    // Two new alerts selected; a colleague's screen acknowledges one of them meanwhile (the live list shows it).
+    await card(page, 'Certificate expires in 7 days').getByTestId('alert-select').check();
+    await card(page, 'Backup job late').getByTestId('alert-select').check();
+    expect(await page.getByTestId('bulk-count').innerText()).toBe('2 selected');
+    const backupId = (await alertIdOf(page, 'Backup job late'))!;
+    await page.request.post(`${server.url}/api/tenants/${tenantId}/alerts/${backupId}/acknowledge`);
+    await expect.poll(() => card(page, 'Backup job late').getByTestId('status-badge').innerText()).toMatch(/acknowledged/i);
+    await page.getByTestId('bulk-acknowledge').click();
+    await expect.poll(() => toast('1 alert acknowledged; 1 already acknowledged.').count()).toBe(1);
+    await expect.poll(() => card(page, 'Certificate expires in 7 days').getByTestId('status-badge').innerText()).toMatch(/acknowledged/i);
+    // Done, not a failure: no list of alerts that were not acknowledged.
+    expect(await page.getByTestId('bulk-problems').count()).toBe(0);
+    await settledShot(page, 'triage-compact-bulk-light');
+    await context.close();
+  });
+
   it('fits a phone: the first alert shows without scrolling, filters fold away', async () => {
     const { context, page } = await newPage(browser, { width: 390, height: 844 });
     const { key } = await tenantWithKey(page, server, 'Phone MSP');
@@ -221,6 +349,15 @@ describe.skipIf(!chromiumAvailable())('triage on the dashboard in Chromium', () 
     await page.getByRole('button', { name: /^Filters/ }).click();
     await expect.poll(() => page.getByTestId('filter-status').isVisible()).toBe(true);
     expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= window.innerWidth)).toBe(true);
+    // Compact cards by default, the title on a line of its own across the card; a phone has no table to choose.
+    expect(await page.getByTestId('alert-list').getAttribute('data-view')).toBe('compact');
+    expect(await page.getByTestId('view-toggle').getByRole('button').allInnerTexts()).toEqual(['Compact', 'Cards']);
+    for (const c of await page.getByTestId('alert-card').all()) {
+      const b = (await c.boundingBox())!;
+      expect(b.x + b.width).toBeLessThanOrEqual(390);
+      expect(b.height).toBeLessThan(90);
+      expect((await c.getByTestId('alert-open').boundingBox())!.width).toBeGreaterThan(100);
+    }
     await screenshot(page, 'triage-phone');
     await context.close();
   });

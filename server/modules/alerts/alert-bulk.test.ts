@@ -90,18 +90,69 @@ describeEachDatabase('alerts: bulk actions', (t) => {
       expect((await new Agent(t().app).post(`${a.base}/bulk`, { action: 'acknowledge', alertIds: [own] })).statusCode).toBe(401);
     });
 
-    it('resolves only what may be resolved: a new alert answers 409', async () => {
+    it('resolves new, acknowledged and in-progress alerts; one resolved or closed already is done, not refused', async () => {
       const { owner, base, raise } = await tenant();
       const acked = await raise('r-acked');
       const started = await raise('r-started');
       const fresh = await raise('r-new');
+      const done = await raise('r-done');
+      const closed = await raise('r-closed');
       await owner.agent.post(`${base}/${acked}/acknowledge`);
       await owner.agent.post(`${base}/${started}/acknowledge`);
       await owner.agent.post(`${base}/${started}/start`);
-      const res = await owner.agent.post(`${base}/bulk`, { action: 'resolve', alertIds: [acked, started, fresh] });
-      expect(res.data.results.map((r: any) => (r.ok ? r.alert.status : r.error.status))).toEqual(['resolved', 'resolved', 409]);
-      expect(res.data).toMatchObject({ succeeded: 2, failed: 1 });
-      expect((await owner.agent.get(`${base}/${fresh}`)).data.alert.status).toBe('new');
+      for (const id of [done, closed]) await owner.agent.post(`${base}/${id}/resolve`);
+      await owner.agent.post(`${base}/${closed}/close`);
+      const before = await timeline(owner.agent, base, done);
+      const res = await owner.agent.post(`${base}/bulk`, { action: 'resolve', alertIds: [acked, started, fresh, done, closed] });
+      expect(res.data.results.map((r: any) => [r.ok, r.alert.status, r.unchanged?.message])).toEqual([
+        [true, 'resolved', undefined],
+        [true, 'resolved', undefined],
+        [true, 'resolved', undefined],
+        [true, 'resolved', 'Already resolved'],
+        [true, 'closed', 'Already resolved'],
+      ]);
+      expect(res.data.results[3].unchanged).toEqual({ code: 'already_resolved', message: 'Already resolved' });
+      expect(res.data).toMatchObject({ succeeded: 5, failed: 0 });
+      // A new alert is resolved straight away: never acknowledged, and the timeline says who resolved it.
+      expect(res.data.results[2].alert).toMatchObject({ status: 'resolved', resolvedBy: owner.userId, acknowledgedAt: null, acknowledgedBy: null });
+      expect((await timeline(owner.agent, base, fresh)).slice(1)).toEqual([['resolved', 'user', owner.userId, 'Olivia Owner']]);
+      // Nothing was done to the one already resolved: no second entry.
+      expect(await timeline(owner.agent, base, done)).toEqual(before);
+    });
+
+    it('counts an alert a colleague acknowledged meanwhile (or is working on) as already acknowledged, not as changed meanwhile', async () => {
+      const { owner, base, raise } = await tenant();
+      const colleague = await addMember(t().deps, t().app, owner.tenantId, 'user');
+      const colleagueName = (await colleague.agent.get('/api/me')).data.user.displayName;
+      const fresh = await raise('a-new');
+      const acked = await raise('a-acked');
+      const started = await raise('a-started');
+      const resolved = await raise('a-resolved');
+      // The owner selected all four while they were new; meanwhile the colleague acknowledged two (and started one),
+      // and resolved another.
+      for (const id of [acked, started]) await colleague.agent.post(`${base}/${id}/acknowledge`);
+      await colleague.agent.post(`${base}/${started}/start`);
+      await colleague.agent.post(`${base}/${resolved}/resolve`);
+      const ackedBefore = (await owner.agent.get(`${base}/${acked}`)).data;
+
+      const res = await owner.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: [fresh, acked, started, resolved] });
+      expect(res.statusCode).toBe(200);
+      expect(res.data).toMatchObject({ succeeded: 3, failed: 1 });
+      const [one, two, three, four] = res.data.results;
+      expect(one).toMatchObject({ id: fresh, ok: true, alert: { status: 'acknowledged', acknowledgedBy: owner.userId } });
+      expect(one.unchanged).toBeUndefined();
+      // Done already, by the colleague: reported as such with the alert as it is, and left exactly as it was.
+      expect(two).toEqual({ id: acked, ok: true, alert: ackedBefore.alert, unchanged: { code: 'already_acknowledged', message: 'Already acknowledged' } });
+      expect(two.alert).toMatchObject({ status: 'acknowledged', acknowledgedBy: colleague.userId });
+      expect(three).toMatchObject({ id: started, ok: true, alert: { status: 'in_progress', acknowledgedBy: colleague.userId }, unchanged: { code: 'already_acknowledged', message: 'Already acknowledged' } });
+      expect(three.error).toBeUndefined();
+      // Resolved is not acknowledged (a new alert may be resolved straight away): that one did change meanwhile.
+      expect(four).toEqual({ id: resolved, ok: false, error: { status: 409, code: 'conflict', message: CHANGED } });
+      expect((await owner.agent.get(`${base}/${acked}`)).data).toEqual(ackedBefore);
+      expect((await timeline(owner.agent, base, started)).slice(1)).toEqual([
+        ['acknowledged', 'user', colleague.userId, colleagueName],
+        ['started', 'user', colleague.userId, colleagueName],
+      ]);
     });
 
     it('assigns several alerts to a member, and refuses a non-member for each alert with 400', async () => {
@@ -158,7 +209,8 @@ describeEachDatabase('alerts: bulk actions', (t) => {
       const hundred = await owner.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: [id, ...Array.from({ length: 99 }, (_, i) => `missing-${i}`)] });
       expect(hundred.data).toMatchObject({ succeeded: 1, failed: 99 });
       const copies = await owner.agent.post(`${base}/bulk`, { action: 'acknowledge', alertIds: Array.from({ length: 100 }, () => id) });
-      expect(copies.data).toEqual({ results: [{ id, ok: false, error: { status: 409, code: 'conflict', message: CHANGED } }], succeeded: 0, failed: 1 });
+      expect(copies.data).toMatchObject({ results: [{ id, ok: true, unchanged: { code: 'already_acknowledged' } }], succeeded: 1, failed: 0 });
+      expect(copies.data.results).toHaveLength(1);
     });
 
     it('ends the request when the database fails (503) or something unexpected breaks (500) instead of reporting it per alert', async () => {

@@ -2,7 +2,7 @@ import { sql, type Expression, type SqlBool } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
 import { parseJson } from '../../db/database.ts';
 import type { AlertEventsTable, AlertNotesTable, AlertsTable } from '../../db/schema.ts';
-import { ASSIGNEE_NONE, HISTORY_COUNT_LIMIT, type Alert, type AlertHistoryQuery, type AlertPriority, type AlertStatus, type ActiveAlertsQuery } from '../../../contract/alerts.ts';
+import { ASSIGNEE_NONE, HISTORY_COUNT_LIMIT, historyBound, type Alert, type AlertHistoryFilter, type AlertHistoryQuery, type AlertPriority, type AlertStatus, type ActiveAlertsQuery } from '../../../contract/alerts.ts';
 import { allowedActions } from './alerts.policy.ts';
 import { JSON_LIMITS } from '../../../contract/common.ts';
 
@@ -254,36 +254,141 @@ export async function hasAnyAlert(db: DB, tenantId: string): Promise<boolean> {
 }
 
 /**
- * Resolved and closed alerts, most recently resolved first, searchable and paginated; counted up to HISTORY_COUNT_LIMIT.
- * On SQLite a text of 3 characters or more is looked up in the trigram table first (`trigramCandidates`).
+ * The history's filters (status, priority, client, resolution range, text) as one condition, with the FTS5 query when
+ * SQLite's trigram table found many candidates (a count then goes through it); null when the trigram table already
+ * says nothing matches. On SQLite a text of 3 characters or more is looked up in the trigram table first
+ * (`trigramCandidates`).
  */
-export async function listAlertHistory(db: DB, dialect: Dialect, tenantId: string, q: AlertHistoryQuery) {
+async function historyWhere(db: DB, dialect: Dialect, tenantId: string, f: AlertHistoryFilter): Promise<{ where: Expression<SqlBool>; fts: string | null } | null> {
   const conditions: Expression<SqlBool>[] = [HISTORY];
-  if (q.status !== 'all') conditions.push(statusIs(q.status as AlertStatus));
-  if (q.priority !== 'all') conditions.push(priorityIs(q.priority as AlertPriority));
-  if (q.clientId) conditions.push(sql<SqlBool>`a.client_id = ${q.clientId}`);
-  const candidates = q.q ? await trigramCandidates(db, dialect, q.q) : null;
+  if (f.status !== 'all') conditions.push(statusIs(f.status as AlertStatus));
+  if (f.priority !== 'all') conditions.push(priorityIs(f.priority as AlertPriority));
+  if (f.clientId) conditions.push(sql<SqlBool>`a.client_id = ${f.clientId}`);
+  // Both ends included; the contract checked that they are instants (a date alone: its whole UTC day).
+  const since = f.from ? historyBound(f.from) : null;
+  const until = f.to ? historyBound(f.to, true) : null;
+  if (since) conditions.push(sql<SqlBool>`a.resolved_at >= ${since}`);
+  if (until) conditions.push(sql<SqlBool>`a.resolved_at <= ${until}`);
+  const candidates = f.q ? await trigramCandidates(db, dialect, f.q) : null;
   if (candidates && 'rowids' in candidates) {
     // No alert holds every trigram: none holds the text.
-    if (candidates.rowids.length === 0) return { rows: [], total: 0, totalCapped: false };
+    if (candidates.rowids.length === 0) return null;
     // Few: page and count read just those (the planner drives the query from the list).
     conditions.push(sql<SqlBool>`a.rowid in (select value from json_each(${JSON.stringify(candidates.rowids)}))`);
   }
   // Many (or no trigram table): the history index newest first, testing the LIKE.
-  if (q.q) conditions.push(searchMatches(q.q));
-  const where = sql<SqlBool>`${sql.join(conditions, sql` and `)}`;
+  if (f.q) conditions.push(searchMatches(f.q));
+  return { where: sql<SqlBool>`${sql.join(conditions, sql` and `)}`, fts: candidates && 'many' in candidates ? candidates.many : null };
+}
+
+/** How many history alerts of the tenant match `where` (through the trigram table when it has an FTS5 query), up to `cap` + 1. */
+const countHistory = (db: DB, tenantId: string, found: { where: Expression<SqlBool>; fts: string | null }, cap?: number) =>
+  found.fts ? countTrigramMatches(db, tenantId, found.fts, found.where, cap ?? Number.MAX_SAFE_INTEGER - 1) : countAlerts(db, tenantId, found.where, cap);
+
+/**
+ * Resolved and closed alerts, most recently resolved first, filtered, searchable and paginated; counted up to
+ * HISTORY_COUNT_LIMIT.
+ */
+export async function listAlertHistory(db: DB, dialect: Dialect, tenantId: string, q: AlertHistoryQuery) {
+  const found = await historyWhere(db, dialect, tenantId, q);
+  if (!found) return { rows: [], total: 0, totalCapped: false };
   const [rows, count] = await Promise.all([
     alertRows(db)
       .where('a.tenant_id', '=', tenantId)
-      .where(where)
+      .where(found.where)
       .orderBy('a.resolved_at', 'desc')
       .orderBy('a.id', 'desc')
       .limit(q.pageSize)
       .offset((q.page - 1) * q.pageSize)
       .execute(),
-    candidates && 'many' in candidates ? countTrigramMatches(db, tenantId, candidates.many, where, HISTORY_COUNT_LIMIT) : countAlerts(db, tenantId, where, HISTORY_COUNT_LIMIT),
+    countHistory(db, tenantId, found, HISTORY_COUNT_LIMIT),
   ]);
   return { rows: rows as AlertRow[], total: Math.min(count, HISTORY_COUNT_LIMIT), totalCapped: count > HISTORY_COUNT_LIMIT };
+}
+
+/**
+ * The export reads alerts with a resolution time only: its keyset walks (resolved_at, id), and a key without a time
+ * would end the walk there. Every history alert has one (close is allowed from resolved alone; an integration's
+ * resolve sets it), so this leaves nothing out in practice; the count says the same.
+ */
+const RESOLVED = sql<SqlBool>`a.resolved_at is not null`;
+
+/** How many alerts the history export of these filters holds (exact: the export's progress is measured against it). */
+export async function countHistoryExport(db: DB, dialect: Dialect, tenantId: string, f: AlertHistoryFilter): Promise<number> {
+  const found = await historyWhere(db, dialect, tenantId, f);
+  return found ? countHistory(db, tenantId, { ...found, where: sql<SqlBool>`${found.where} and ${RESOLVED}` }) : 0;
+}
+
+/** One row of the export: what the CSV shows, names looked up, the description cut in the query already. */
+export interface HistoryExportRow {
+  id: string;
+  title: string;
+  priority: AlertPriority;
+  status: AlertStatus;
+  client_name: string | null;
+  source: string;
+  created_at: string;
+  acknowledged_by: string | null;
+  acknowledged_by_name: string | null;
+  acknowledged_at: string | null;
+  resolved_by: string | null;
+  resolved_by_name: string | null;
+  resolved_at: string;
+  closed_by: string | null;
+  closed_by_name: string | null;
+  closed_at: string | null;
+  integration_name: string | null;
+  occurrences: number;
+  description: string;
+}
+
+/**
+ * The filtered history for the export, most recently resolved first, `size` rows a query. Each query starts after
+ * the last row of the previous one (keyset on (resolved_at, id), the order of alerts_history_idx), never at an offset,
+ * so every page costs the same; nothing is held between two queries (no transaction, no cursor): SQLite's one
+ * connection and PostgreSQL's pool serve other requests in between. The next query runs only when the consumer asks
+ * for more. Descriptions are read up to `descriptionChars` + 1 characters (the CSV cuts them).
+ */
+export async function* historyExportBatches(
+  db: DB,
+  dialect: Dialect,
+  tenantId: string,
+  f: AlertHistoryFilter,
+  opts: { size: number; descriptionChars: number },
+): AsyncGenerator<HistoryExportRow[]> {
+  const found = await historyWhere(db, dialect, tenantId, f);
+  if (!found) return;
+  const page = db
+    .selectFrom('alerts as a')
+    .select(['a.id', 'a.title', 'a.priority', 'a.status', 'a.source', 'a.created_at', 'a.acknowledged_by', 'a.acknowledged_at', 'a.resolved_by', 'a.closed_by', 'a.closed_at', 'a.occurrences'])
+    .select((eb) => [
+      sql<string>`a.resolved_at`.as('resolved_at'),
+      sql<string>`substr(a.description, 1, ${opts.descriptionChars + 1})`.as('description'),
+      eb.selectFrom('clients as c').select('c.name').whereRef('c.id', '=', 'a.client_id').whereRef('c.tenant_id', '=', 'a.tenant_id').as('client_name'),
+      eb.selectFrom('integrations as i').select('i.name').whereRef('i.id', '=', 'a.integration_id').whereRef('i.tenant_id', '=', 'a.tenant_id').as('integration_name'),
+      eb.selectFrom('users as u').select('u.display_name').whereRef('u.id', '=', 'a.acknowledged_by').as('acknowledged_by_name'),
+      eb.selectFrom('users as u').select('u.display_name').whereRef('u.id', '=', 'a.resolved_by').as('resolved_by_name'),
+      eb.selectFrom('users as u').select('u.display_name').whereRef('u.id', '=', 'a.closed_by').as('closed_by_name'),
+    ])
+    .where('a.tenant_id', '=', tenantId)
+    .where(found.where)
+    .where(RESOLVED)
+    .orderBy('a.resolved_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(opts.size);
+  let after: { resolvedAt: string; id: string } | null = null;
+  for (;;) {
+    // `resolved_at <= k` is the index range; the rest drops the rows of the same time up to the last one read.
+    const rows: HistoryExportRow[] = (await (after
+      ? page.where(sql<SqlBool>`a.resolved_at <= ${after.resolvedAt} and (a.resolved_at < ${after.resolvedAt} or a.id < ${after.id})`)
+      : page
+    ).execute()) as HistoryExportRow[];
+    if (rows.length === 0) return;
+    const last = rows[rows.length - 1];
+    after = { resolvedAt: last.resolved_at, id: last.id };
+    yield rows;
+    if (rows.length < opts.size) return;
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import { ErrorBody, TenantParam } from '../../../contract/common.ts';
 import {
   ActiveAlertsQuery,
   AlertDetail,
+  AlertHistoryExportQuery,
   AlertHistoryQuery,
   AlertList,
   AlertParams,
@@ -19,6 +20,7 @@ import {
 import type { Deps } from '../../deps.ts';
 import { countActiveByPriority, countPagedNobodySince, hasAnyAlert, listActiveAlerts, listAlertHistory, toAlert } from './alerts.repository.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
+import { exportAlertHistory } from './alert-export.ts';
 import { acknowledgeAlert, addAlertNote, assignAlert, bulkAlertAction, closeAlert, getAlertDetail, resolveAlert, startWorkOnAlert } from './alerts.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
@@ -67,6 +69,23 @@ export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
     async (req) => {
       const { rows, total, totalCapped } = await listAlertHistory(db, dialect, req.tenantContext.tenant.id, req.query);
       return { items: rows.map(toAlert), total, totalCapped, page: req.query.page, pageSize: req.query.pageSize };
+    },
+  );
+
+  // The filtered history as a CSV file, streamed (alert-export.ts); `x-total-count` says how many rows will come.
+  r.get(
+    `${base}/history/export`,
+    {
+      config: { tenantScoped: true },
+      schema: { tags: ['alerts'], summary: 'The filtered history as CSV (text/csv, streamed)', params: TenantParam, querystring: AlertHistoryExportQuery },
+    },
+    async (req, reply) => {
+      const { total, filename, body } = await exportAlertHistory(db, dialect, req.tenantContext.tenant, req.query);
+      return reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="${filename}"`)
+        .header('x-total-count', String(total))
+        .send(body);
     },
   );
 

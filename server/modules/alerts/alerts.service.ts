@@ -6,7 +6,7 @@ import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import type { AlertEventsTable } from '../../db/schema.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
-import { ACTION_FROM } from './alerts.policy.ts';
+import { ACTION_FROM, isAlreadyDone } from './alerts.policy.ts';
 import { cancelAlertJobs } from '../../jobs/jobs.repository.ts';
 import { listPageOutcomes } from '../../notifications/attempts.repository.ts';
 import {
@@ -212,13 +212,20 @@ export async function addAlertNote(deps: AlertServiceDeps, ctx: TenantContext, a
   return getAlertDetail(deps.db, tenantId, alertId);
 }
 
+/** What a bulk outcome says of an alert that was already where its action leads. */
+const ALREADY: Partial<Record<BulkAction, NonNullable<BulkAlertOutcome['unchanged']>>> = {
+  acknowledge: { code: 'already_acknowledged', message: ALERT_MSG.alreadyAcknowledged },
+  resolve: { code: 'already_resolved', message: ALERT_MSG.alreadyResolved },
+};
+
 /**
  * One action on several alerts (the dashboard's selection), in the given order. Each alert goes through the very
  * function of its single action, so each change is its own status-guarded transaction with its timeline entry, its
  * escalation stopped and its live update, and the caller needs exactly the rights of the single action (every
  * member). What an alert refuses (404 missing or another tenant's, 409 changed meanwhile, 400 an assignee who is
  * not a member) is reported for that alert and the others go on; anything else (a bug, the database away) ends the
- * request with its own status, the changes made until then staying made.
+ * request with its own status, the changes made until then staying made. An alert found already where the action
+ * leads (a colleague acknowledged it meanwhile, or the selection was made on a stale list) is done, not refused.
  */
 export async function bulkAlertAction(
   deps: AlertServiceDeps,
@@ -239,7 +246,11 @@ export async function bulkAlertAction(
     } catch (err) {
       // Only an alert's own refusal is an outcome; a 5xx AppError (the database away) is the request's.
       if (!(err instanceof AppError) || err.statusCode >= 500) throw err;
-      results.push({ id, ok: false, error: { status: err.statusCode, code: err.code, message: err.message } });
+      // A 409 carries the status the alert was found in: one already where the action leads is loaded as it is now.
+      const unchanged = err.statusCode === 409 && isAlreadyDone(body.action, err.fields?.status ?? '') ? ALREADY[body.action] : undefined;
+      const current = unchanged ? await findAlert(deps.db, ctx.tenant.id, id) : undefined;
+      if (unchanged && current) results.push({ id, ok: true, alert: toAlert(current), unchanged });
+      else results.push({ id, ok: false, error: { status: err.statusCode, code: err.code, message: err.message } });
     }
   }
   const succeeded = results.filter((r) => r.ok).length;

@@ -84,6 +84,12 @@ export async function findActivePolicy(db: DB, tenantId: string, type: string): 
     .executeTakeFirst();
 }
 
+/** The types that have at least one active policy in the tenant. */
+export async function listActivePolicyTypes(db: DB, tenantId: string): Promise<string[]> {
+  const rows = await db.selectFrom('approval_policies').select('type').distinct().where('tenant_id', '=', tenantId).where('active', '=', 1).execute();
+  return rows.map((r) => r.type);
+}
+
 export async function insertPolicy(db: DB, row: Insertable<ApprovalPoliciesTable>) {
   await db.insertInto('approval_policies').values(row).execute();
 }

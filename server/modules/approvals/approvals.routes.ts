@@ -14,6 +14,7 @@ import {
   ApprovalRequestInput,
   ApprovalRequestList,
   ApprovalRequestParams,
+  ApprovalRequestTypes,
   ApproveBody,
   DelegateBody,
   RejectBody,
@@ -122,6 +123,10 @@ export function registerApprovalRoutes(app: FastifyInstance, deps: ApprovalDeps)
     await policiesService.deletePolicy(deps, req.tenantContext, req.params.policyId);
     return { ok: true as const };
   });
+
+  r.get('/api/tenants/:tenantId/approvalRequestTypes', { ...scoped, schema: { tags, params: TenantParam, response: { 200: ApprovalRequestTypes, ...errors } } }, async (req) =>
+    policiesService.listRequestTypes(db, req.tenantContext),
+  );
 
   r.get(requests, { ...scoped, schema: { tags, params: TenantParam, querystring: ApprovalListQuery, response: { 200: ApprovalRequestList, ...errors } } }, async (req) =>
     service.listRequests(db, req.tenantContext, req.query),

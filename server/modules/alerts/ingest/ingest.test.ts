@@ -108,7 +108,7 @@ describeEachDatabase('ingestion', (t) => {
         occurrences: 1,
         tags: ['component:postgres', 'group:prod-datapipe', 'class:disk'],
         metadata: expect.objectContaining({ 'free space': '1%', ping_time: '1500ms', client: 'Sample Monitoring Service', timestamp: '2025-07-17T08:42:58.315+0000' }),
-        actions: ['acknowledge', 'assign', 'addNote'],
+        actions: ['acknowledge', 'resolve', 'assign', 'addNote'],
       });
       expect(list.items[0].metadata.links).toEqual([{ href: 'https://dash.example.com/db-1', text: 'Dashboard' }]);
     });

@@ -1,29 +1,22 @@
 import { useRef, useState } from 'react';
-import { Button, FileInput, Group, Modal, Select, Stack, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, FileInput, Group, Modal, Select, Stack, Text, Textarea, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconPaperclip } from '@tabler/icons-react';
+import { IconInfoCircle, IconPaperclip } from '@tabler/icons-react';
 import { APPROVAL_DEFAULTS, APPROVAL_LIMITS, APPROVAL_MSG, APPROVAL_TYPE_LABELS, APPROVAL_TYPES, type ApprovalRequest, type ApprovalType } from '../../../../../contract/approvals.ts';
 import { FailureAlert } from '../../../components/FailureAlert.tsx';
 import { ApiError } from '../../../lib/api.ts';
+import { useApprovalRequestTypes } from '../api/approval-request-types.ts';
 import { useCreateApprovalRequest } from '../api/create-approval-request.ts';
-
-const TYPE_CHOICES = APPROVAL_TYPES.map((t) => ({ value: t, label: APPROVAL_TYPE_LABELS[t] }));
+import { initialMetadata, MetadataEditor, readMetadata } from './MetadataEditor.tsx';
 
 /**
- * The metadata box's text as a JSON object: empty is no metadata; text that is not JSON is 'Invalid JSON format'
- * (unlike the spec's form, which then created the request with empty metadata, we stop and say so).
+ * The type a new request starts with: the spec's default (access) when an active policy routes it, else the first
+ * type that has one; the spec's default while that is unknown (or when no type has one).
  */
-export function parseMetadata(text: string): { value: Record<string, unknown> | undefined; error: string | null } {
-  if (!text.trim()) return { value: undefined, error: null };
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    return { value: undefined, error: APPROVAL_MSG.invalidJson };
-  }
-  if (parsed === null || typeof parsed !== 'object' || Array.isArray(parsed)) return { value: undefined, error: APPROVAL_MSG.metadataNotObject };
-  return { value: parsed as Record<string, unknown>, error: null };
+export function defaultType(withPolicy: ReadonlySet<ApprovalType> | null): ApprovalType {
+  if (!withPolicy || withPolicy.has(APPROVAL_DEFAULTS.type)) return APPROVAL_DEFAULTS.type;
+  return APPROVAL_TYPES.find((t) => withPolicy.has(t)) ?? APPROVAL_DEFAULTS.type;
 }
 
 /** What is wrong with the chosen files, if anything: at most 5, each at most 10 MB. */
@@ -46,21 +39,34 @@ function fieldErrorsOf(err: unknown): Record<string, string> | null {
   return Object.keys(found).length ? found : null;
 }
 
-/** Create Approval Request: title, description, type, metadata as JSON, and up to 5 attachments. */
-export function RequestFormModal({ tenantId, opened, onClose, onCreated }: { tenantId: string; opened: boolean; onClose: () => void; onCreated: (r: ApprovalRequest) => void }) {
+interface FormProps {
+  tenantId: string;
+  onClose: () => void;
+  onCreated: (r: ApprovalRequest) => void;
+  /** Opens the Approval Policies tab: given to those who may manage policies. */
+  onOpenPolicies?: () => void;
+}
+
+/**
+ * Create Approval Request: title, description, type (those without an active policy marked and not offered),
+ * metadata as key/value rows or JSON, and up to 5 attachments.
+ */
+export function RequestFormModal({ opened, ...props }: FormProps & { opened: boolean }) {
   const phone = useMediaQuery('(max-width: 36em)');
   return (
-    <Modal opened={opened} onClose={onClose} title="Create Approval Request" size="lg" centered fullScreen={phone} data-testid="request-form">
-      {opened && <RequestForm tenantId={tenantId} onClose={onClose} onCreated={onCreated} />}
+    <Modal opened={opened} onClose={props.onClose} title="Create Approval Request" size="lg" centered fullScreen={phone} data-testid="request-form">
+      {opened && <RequestForm {...props} />}
     </Modal>
   );
 }
 
-function RequestForm({ tenantId, onClose, onCreated }: { tenantId: string; onClose: () => void; onCreated: (r: ApprovalRequest) => void }) {
+function RequestForm({ tenantId, onClose, onCreated, onOpenPolicies }: FormProps) {
   const [title, setTitle] = useState('');
   const [description, setDescription] = useState('');
-  const [type, setType] = useState<ApprovalType>(APPROVAL_DEFAULTS.type);
-  const [metadata, setMetadata] = useState('');
+  // Null until the person picks one: the default then follows what the server says has a policy.
+  const [picked, setPicked] = useState<ApprovalType | null>(null);
+  const [metadata, setMetadata] = useState(initialMetadata);
+  const types = useApprovalRequestTypes(tenantId);
   const [files, setFiles] = useState<File[]>([]);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const create = useCreateApprovalRequest(tenantId);
@@ -78,11 +84,21 @@ function RequestForm({ tenantId, onClose, onCreated }: { tenantId: string; onClo
     requestAnimationFrame(() => formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus());
   };
 
+  // Unknown (loading, or the look-up failed): every type is offered and the server has the last word.
+  const withPolicy = types.data ? new Set(types.data.filter((t) => t.hasActivePolicy).map((t) => t.type)) : null;
+  const type = picked ?? defaultType(withPolicy);
+  const noneHasPolicy = withPolicy?.size === 0;
+  const typeWithoutPolicy = !!withPolicy && !withPolicy.has(type);
+  const typeChoices = APPROVAL_TYPES.map((t) =>
+    withPolicy && !withPolicy.has(t) ? { value: t, label: APPROVAL_MSG.typeNoActivePolicy(APPROVAL_TYPE_LABELS[t]), disabled: true } : { value: t, label: APPROVAL_TYPE_LABELS[t] },
+  );
+  const meta = readMetadata(metadata);
+
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    const meta = parseMetadata(metadata);
     const fileError = attachmentsError(files);
-    if (meta.error || fileError) return showErrors({ ...(meta.error ? { metadata: meta.error } : {}), ...(fileError ? { attachments: fileError } : {}) });
+    if (meta.error || meta.problems.size || fileError || typeWithoutPolicy)
+      return showErrors({ ...(meta.error ? { metadata: meta.error } : {}), ...(fileError ? { attachments: fileError } : {}) });
     try {
       const request = await create.mutateAsync({ body: { title, description, type, metadata: meta.value }, files });
       notifications.show({ color: 'green', message: APPROVAL_MSG.created });
@@ -94,11 +110,23 @@ function RequestForm({ tenantId, onClose, onCreated }: { tenantId: string; onClo
   };
   // A field error of the server shows under its field; anything else in the alert.
   const showFailure = create.error && !fieldErrorsOf(create.error);
-  const blocked = !title.trim() || !description.trim() || !!errors.metadata || !!errors.attachments;
+  const blocked = !title.trim() || !description.trim() || typeWithoutPolicy || !!errors.metadata || meta.problems.size > 0 || !!errors.attachments;
 
   return (
     <form onSubmit={submit} noValidate ref={formRef}>
       <Stack gap="md">
+        {noneHasPolicy && (
+          <Alert color="yellow" icon={<IconInfoCircle />} title={APPROVAL_MSG.noTypeHasPolicy} data-testid="no-type-has-policy">
+            <Stack gap="xs" align="flex-start">
+              <Text size="sm">{onOpenPolicies ? APPROVAL_MSG.noTypeHasPolicyManager : APPROVAL_MSG.noTypeHasPolicyMember}</Text>
+              {onOpenPolicies && (
+                <Button size="xs" variant="light" color="yellow" onClick={onOpenPolicies}>
+                  Open Approval Policies
+                </Button>
+              )}
+            </Stack>
+          </Alert>
+        )}
         <TextInput
           label="Title"
           withAsterisk
@@ -128,36 +156,26 @@ function RequestForm({ tenantId, onClose, onCreated }: { tenantId: string; onClo
         <Select
           label="Type"
           description="The active policy of this type decides who approves"
-          data={TYPE_CHOICES}
+          data={typeChoices}
           value={type}
           onChange={(v) => {
-            if (v) setType(v as ApprovalType);
+            if (v) setPicked(v as ApprovalType);
             setError('type', null);
           }}
           allowDeselect={false}
-          error={errors.type}
+          // Said before submit: the type in the field has no policy (e.g. deactivated while the form was open).
+          error={errors.type ?? (typeWithoutPolicy && !noneHasPolicy ? APPROVAL_MSG.noActivePolicy(type) : undefined)}
+          disabled={noneHasPolicy}
           comboboxProps={{ withinPortal: true }}
+          data-testid="request-type"
         />
-        <Textarea
-          label="Metadata (JSON)"
-          description='Optional details as a JSON object, e.g. {"amount": 120, "currency": "EUR"}'
-          autosize
-          minRows={3}
-          maxRows={10}
-          spellCheck={false}
-          styles={{ input: { fontFamily: 'var(--mantine-font-family-monospace)' } }}
-          value={metadata}
-          onChange={(e) => {
-            setMetadata(e.currentTarget.value);
-            setError('metadata', null);
-          }}
-          onBlur={() => setError('metadata', parseMetadata(metadata).error)}
-          error={errors.metadata}
-        />
+        <MetadataEditor state={metadata} onChange={setMetadata} error={errors.metadata} onError={(m) => setError('metadata', m)} />
         <FileInput
           label="Attachments"
           description={`Up to ${APPROVAL_LIMITS.attachments} files, each at most 10 MB`}
           placeholder="Choose files"
+          // Mantine's placeholder grey is under 4.5:1 here, and this one is a real element axe reads.
+          styles={{ placeholder: { color: 'var(--mantine-color-dimmed)' } }}
           multiple
           clearable
           leftSection={<IconPaperclip size={16} />}

@@ -1,6 +1,7 @@
 import { useCallback, useState } from 'react';
 import { Badge, Button, Tabs } from '@mantine/core';
 import { IconChecklist, IconInbox, IconListDetails, IconPlus, IconSitemap } from '@tabler/icons-react';
+import { useMediaQuery } from '@mantine/hooks';
 import { useSearchParams } from 'react-router';
 import type { MeTenant } from '../../../../../contract/auth.ts';
 import type { ApprovalRequestSummary } from '../../../../../contract/approvals.ts';
@@ -79,6 +80,7 @@ function ApprovalsView({ tenant }: { tenant: MeTenant }) {
   const [creating, setCreating] = useState(false);
   const [cancelling, setCancelling] = useState<ApprovalRequestSummary | null>(null);
   const stream = useApprovalStream(tenantId);
+  const phone = useMediaQuery('(max-width: 36em)');
   // The badge's count: the pending list's first page (the same query the tab shows on its first page).
   const pending = useApprovalRequests(tenantId, { view: 'pending', page: 1 });
 
@@ -138,12 +140,15 @@ function ApprovalsView({ tenant }: { tenant: MeTenant }) {
     <>
       {header}
       <Tabs value={tab} onChange={(v) => update({ tab: v, page: null })} keepMounted={false}>
-        <Tabs.List mb="lg" className="scroll-tabs">
+        {/* Wrapped, not scrolled sideways: on a phone the owners' two tabs make a second row instead of going off screen. */}
+        <Tabs.List mb="lg" data-testid="approval-tabs">
           {tabs.map((t) => (
             <Tabs.Tab
               key={t.value}
               value={t.value}
               leftSection={<t.icon size={16} />}
+              // Narrower on a phone, so two tabs share a row.
+              px={phone ? 'xs' : undefined}
               className="no-shrink"
               rightSection={
                 t.value === 'pending' && pending.data ? (
@@ -175,6 +180,14 @@ function ApprovalsView({ tenant }: { tenant: MeTenant }) {
           setCreating(false);
           update({ tab: 'mine', page: null });
         }}
+        onOpenPolicies={
+          tenant.abilities.manageApprovalPolicies
+            ? () => {
+                setCreating(false);
+                update({ tab: 'policies', page: null });
+              }
+            : undefined
+        }
       />
       <RequestDetailsModal tenantId={tenantId} requestId={requestId} initialMode={detailsMode} onClose={closeRequest} />
       <CancelRequestModal tenantId={tenantId} request={cancelling} onClose={() => setCancelling(null)} />

@@ -1,22 +1,22 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import type { AlertHistoryQuery, AlertList } from '../../../../../contract/alerts.ts';
+import type { AlertList } from '../../../../../contract/alerts.ts';
 import { api, qs } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { historyApiQuery, rangeInOrder, type HistoryView } from '../lib/history-params.ts';
 import { alertsPath } from './alerts-path.ts';
 
-export type HistoryParams = Pick<AlertHistoryQuery, 'status' | 'priority' | 'page'> & { q?: string; clientId?: string };
+/** A page of the history; a preset range is worked out when the request goes (it ends now, at every reload). */
+export const fetchAlertHistory = (tenantId: string, view: HistoryView, signal?: AbortSignal) =>
+  api<AlertList>(`${alertsPath(tenantId)}/history${qs({ ...historyApiQuery(view, Date.now()), page: view.page })}`, { signal });
 
-export const fetchAlertHistory = (tenantId: string, p: HistoryParams, signal?: AbortSignal) =>
-  api<AlertList>(
-    `${alertsPath(tenantId)}/history${qs({ status: p.status === 'all' ? undefined : p.status, priority: p.priority === 'all' ? undefined : p.priority, q: p.q?.trim(), clientId: p.clientId, page: p.page })}`,
-    { signal },
-  );
-
-export const alertHistoryQueryOptions = (tenantId: string, p: HistoryParams) =>
+export const alertHistoryQueryOptions = (tenantId: string, view: HistoryView) =>
   queryOptions({
-    queryKey: queryKeys.alertHistory(tenantId, p),
-    queryFn: ({ signal }) => fetchAlertHistory(tenantId, p, signal),
+    // The view as the address has it (the preset, not its instants): the same view is the same cache entry.
+    queryKey: queryKeys.alertHistory(tenantId, view),
+    queryFn: ({ signal }) => fetchAlertHistory(tenantId, view, signal),
     placeholderData: keepPreviousData,
+    // A custom range whose first day follows its last asks nothing: the page says why.
+    enabled: rangeInOrder(view),
   });
 
-export const useAlertHistory = (tenantId: string, p: HistoryParams) => useQuery(alertHistoryQueryOptions(tenantId, p));
+export const useAlertHistory = (tenantId: string, view: HistoryView) => useQuery(alertHistoryQueryOptions(tenantId, view));

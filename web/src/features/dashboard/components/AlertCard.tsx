@@ -1,41 +1,18 @@
 import { lazy, memo, Suspense } from 'react';
-import { Anchor, Badge, Group, Paper, Stack, Text, Tooltip, UnstyledButton } from '@mantine/core';
-import { IconClockExclamation, IconRepeat, IconUser } from '@tabler/icons-react';
+import { Anchor, Badge, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
+import { IconClockExclamation, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import type { Alert } from '../../../../../contract/alerts.ts';
-import { formatAge, formatDateTime } from '../../../lib/dates.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { SelectBox } from './SelectBox.tsx';
+import { AlertAge, clientHref, Occurrences } from './AlertCardParts.tsx';
+
+// Their former home: imports of them from here keep working.
+export { AlertAge, clientHref, Occurrences };
 
 // Few alerts carry the mark: its code loads when one does (issue 14's 250 kB budget for the dashboard).
 const PagedNobodyBadge = lazy(async () => ({ default: (await import('./PagedNobody.tsx')).PagedNobodyBadge }));
-
-/** Where a client's details open (the clients page reads `?client=`). */
-export const clientHref = (clientId: string) => `/clients?client=${encodeURIComponent(clientId)}`;
-
-/** How old an alert is, with the exact time on hover and for screen readers. */
-export function AlertAge({ createdAt, now }: { createdAt: string; now: number }) {
-  const exact = formatDateTime(createdAt);
-  return (
-    <Tooltip label={exact} openDelay={300}>
-      <Text size="xs" c="dimmed" component="time" dateTime={createdAt} data-testid="alert-age" aria-label={`${formatAge(createdAt, now)} ago, ${exact}`} className="no-shrink">
-        {formatAge(createdAt, now)}
-      </Text>
-    </Tooltip>
-  );
-}
-
-/** How many times the alert fired, when more than once. */
-export function Occurrences({ count }: { count: number }) {
-  if (count <= 1) return null;
-  return (
-    <Group gap={2} c="dimmed" wrap="nowrap" title={`Fired ${count} times`} data-testid="alert-occurrences">
-      <IconRepeat size={14} aria-hidden />
-      <Text size="xs">×{count}</Text>
-    </Group>
-  );
-}
 
 interface AlertCardProps {
   alert: Alert;
@@ -50,8 +27,9 @@ interface AlertCardProps {
 }
 
 /**
- * One alert in a list. Its title is the button that opens the detail modal and stretches over the whole card; the
- * checkbox and the client link sit above that, so each control is its own (no control inside another).
+ * One alert in a list, roomy: badges, a title of up to two lines, source and client, assignee. Its title is the
+ * button that opens the detail modal and stretches over the whole card; the checkbox and the client link sit above
+ * that, so each control is its own (no control inside another).
  */
 export const AlertCard = memo(function AlertCard({ alert, onOpen, now = Date.now(), selected, onSelect, active }: AlertCardProps) {
   return (

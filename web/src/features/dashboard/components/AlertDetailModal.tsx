@@ -39,7 +39,7 @@ import { useMemberChoices } from '../../../lib/member-choices.ts';
 import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { Link } from 'react-router';
 import { AlertMetadata } from './AlertMetadata.tsx';
-import { clientHref } from './AlertCard.tsx';
+import { clientHref } from './AlertCardParts.tsx';
 import { PagedNobodyBadge } from './PagedNobody.tsx';
 import { AlertNotes } from './AlertNotes.tsx';
 import { AlertTimeline } from './AlertTimeline.tsx';

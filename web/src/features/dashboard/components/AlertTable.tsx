@@ -4,7 +4,7 @@ import { Link } from 'react-router';
 import type { Alert } from '../../../../../contract/alerts.ts';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
-import { AlertAge, clientHref } from './AlertCard.tsx';
+import { AlertAge, clientHref } from './AlertCardParts.tsx';
 import { PagedNobodyBadge } from './PagedNobody.tsx';
 
 interface AlertTableProps {

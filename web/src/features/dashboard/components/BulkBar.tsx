@@ -6,8 +6,7 @@ import type { Alert, BulkAction, BulkAlertResult } from '../../../../../contract
 import { refusalReason } from '../../../lib/api.ts';
 import { memberLabel, useMemberChoices } from '../../../lib/member-choices.ts';
 import { useBulkAlertAction } from '../api/bulk-alert-action.ts';
-
-const DONE: Record<BulkAction, string> = { acknowledge: 'acknowledged', resolve: 'resolved', assign: 'assigned' };
+import { bulkSummary, doneWord } from '../lib/bulk-summary.ts';
 
 /** What a bulk change left undone, per alert (title and the server's reason), until dismissed. */
 export interface BulkProblems {
@@ -35,7 +34,9 @@ export function BulkBar({ tenantId, selected, onDone, onClear }: BulkBarProps) {
       { action, alertIds: selected.map((a) => a.id), ...(action === 'assign' ? { userId: assignee ?? undefined } : {}) },
       {
         onSuccess: (result) => {
-          if (result.succeeded > 0) notifications.show({ color: 'green', message: `${result.succeeded} ${result.succeeded === 1 ? 'alert' : 'alerts'} ${DONE[action]}.` });
+          // Alerts found already done (a colleague was quicker) count as done, and the toast says how many.
+          const already = result.results.filter((r) => r.ok && r.unchanged).length;
+          if (result.succeeded > 0) notifications.show({ color: 'green', message: bulkSummary(action, result.succeeded - already, already) });
           onDone(result, action);
         },
         onError: (e) => notifications.show({ color: 'red', message: refusalReason(e) ?? 'The action failed. Please try again.' }),
@@ -82,7 +83,7 @@ export function BulkBar({ tenantId, selected, onDone, onClear }: BulkBarProps) {
 export function BulkProblemsNotice({ problems, onClose }: { problems: BulkProblems; onClose: () => void }) {
   const n = problems.items.length;
   return (
-    <Callout color="yellow" mb="sm" withCloseButton onClose={onClose} closeButtonLabel="Dismiss" title={`${n} ${n === 1 ? 'alert was' : 'alerts were'} not ${DONE[problems.action]}`} data-testid="bulk-problems">
+    <Callout color="yellow" mb="sm" withCloseButton onClose={onClose} closeButtonLabel="Dismiss" title={`${n} ${n === 1 ? 'alert was' : 'alerts were'} not ${doneWord(problems.action)}`} data-testid="bulk-problems">
       <List size="sm" spacing={2}>
         {problems.items.map((p) => (
           <List.Item key={p.id}>

@@ -6,16 +6,26 @@ import { PAGING_MSG } from '../../../../../contract/paging.ts';
 
 /**
  * The mark of an alert whose escalation paged nobody (issue 25), with why on hover or touch and, for screen readers,
- * in its text. Orange `light`: Mantine's light variant keeps its contrast in both themes.
+ * in its text. Orange `light`: Mantine's light variant keeps its contrast in both themes. `iconOnly` (the compact
+ * card, issue 32, where the title needs the room) shows the crossed-out bell alone, its words going to the tooltip.
  */
-export function PagedNobodyBadge({ mark, className }: { mark: NonNullable<Alert['pagedNobody']>; className?: string }) {
+export function PagedNobodyBadge({ mark, className, iconOnly = false }: { mark: NonNullable<Alert['pagedNobody']>; className?: string; iconOnly?: boolean }) {
   const reason = PAGING_MSG.pagedNobodyReasons[mark.reason];
   return (
-    <Tooltip label={reason} multiline w={280} openDelay={150} events={{ hover: true, focus: true, touch: true }}>
-      <Badge color="orange" variant="light" size="sm" leftSection={<IconBellOff size={12} aria-hidden />} className={className} data-testid="paged-nobody-badge">
-        {PAGING_MSG.pagedNobody}
-        <VisuallyHidden>: {reason}</VisuallyHidden>
-      </Badge>
+    <Tooltip label={iconOnly ? `${PAGING_MSG.pagedNobody}: ${reason}` : reason} multiline w={280} openDelay={150} events={{ hover: true, focus: true, touch: true }}>
+      {iconOnly ? (
+        <Badge color="orange" variant="light" size="sm" px={4} className={className} data-testid="paged-nobody-badge">
+          <IconBellOff size={12} aria-hidden style={{ display: 'block' }} />
+          <VisuallyHidden>
+            {PAGING_MSG.pagedNobody}: {reason}
+          </VisuallyHidden>
+        </Badge>
+      ) : (
+        <Badge color="orange" variant="light" size="sm" leftSection={<IconBellOff size={12} aria-hidden />} className={className} data-testid="paged-nobody-badge">
+          {PAGING_MSG.pagedNobody}
+          <VisuallyHidden>: {reason}</VisuallyHidden>
+        </Badge>
+      )}
     </Tooltip>
   );
 }

@@ -1,34 +1,31 @@
 import { useState } from 'react';
-import { Anchor, Box, Button, Group, Paper, Select, Stack, Table, Text, TextInput } from '@mantine/core';
-import { useDebouncedValue } from '@mantine/hooks';
-import { IconArrowLeft, IconSearch } from '@tabler/icons-react';
-import { Link, useSearchParams } from 'react-router';
-import {
-  ALERT_MSG,
-  ALERT_PRIORITIES,
-  HISTORY_PAGE_SIZE,
-  HISTORY_STATUSES,
-  PRIORITY_LABELS,
-  STATUS_LABELS,
-  type Alert,
-} from '../../../../../contract/alerts.ts';
+import { Anchor, Box, Button, Group, Paper, Stack, Table, Text } from '@mantine/core';
+import { IconArrowLeft } from '@tabler/icons-react';
+import { Link } from 'react-router';
+import { ALERT_MSG, HISTORY_PAGE_SIZE, type Alert } from '../../../../../contract/alerts.ts';
 import { NoTenant, LoadError } from '../../../components/AccessState.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useCurrentTenant } from '../../../lib/session.tsx';
-import { useClientChoices } from '../../../lib/client-choices.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useAlertHistory } from '../api/list-alert-history.ts';
 import { useAlertStream } from '../api/alert-stream.ts';
 import { AlertCard } from '../components/AlertCard.tsx';
 import { LazyAlertDetailModal } from '../components/LazyAlertDetailModal.tsx';
+import { HistoryFilters } from '../components/HistoryFilters.tsx';
+import { HistoryExportButton, HistoryExportStatus, useHistoryExport } from '../components/HistoryExport.tsx';
+import { rangeInOrder, useHistoryView } from '../lib/history-params.ts';
 import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { Pager } from '../../../components/Pager.tsx';
 
-const STATUS_OPTIONS = [{ value: 'all', label: 'All' }, ...HISTORY_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
-const PRIORITY_OPTIONS = [{ value: 'all', label: 'All' }, ...ALERT_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))];
+/** How many alerts match: the list counts up to HISTORY_COUNT_LIMIT (the export takes them all). */
+const countText = (total: number, capped: boolean) =>
+  capped ? `More than ${total.toLocaleString('en')} alerts` : `${total.toLocaleString('en')} ${total === 1 ? 'alert' : 'alerts'}`;
 
-/** Resolved and closed alerts: searchable, filterable, paginated, and each one opens in the detail modal. */
+/**
+ * Resolved and closed alerts: searchable, filterable by status, priority, client and when they were resolved (all of
+ * it in the address), paginated, exported as CSV; each one opens in the detail modal.
+ */
 export function AlertHistoryPage() {
   const { tenant } = useCurrentTenant();
   if (!tenant) return <NoTenant />;
@@ -36,29 +33,14 @@ export function AlertHistoryPage() {
 }
 
 function History({ tenantId }: { tenantId: string }) {
-  const [search, setSearch] = useState('');
-  const [q] = useDebouncedValue(search, 300);
-  const [status, setStatus] = useState('all');
-  const [priority, setPriority] = useState('all');
-  const [page, setPage] = useState(1);
   const [open, setOpen] = useState<string | null>(null);
-  // The client is in the address: a client's details link to its history.
-  const [params, setParams] = useSearchParams();
-  const clientId = params.get('clientId') || undefined;
-  const clients = useClientChoices(tenantId);
-  const setClient = (id: string | null) => {
-    setParams((p) => {
-      const next = new URLSearchParams(p);
-      if (id) next.set('clientId', id);
-      else next.delete('clientId');
-      return next;
-    }, { replace: true });
-    setPage(1);
-  };
+  const { view, setFilter, setPage, clearFilters, activeFilters } = useHistoryView();
   useAlertStream(tenantId);
-  const history = useAlertHistory(tenantId, { q, status, priority, page, clientId });
+  const history = useAlertHistory(tenantId, view);
+  const exporter = useHistoryExport(tenantId, view);
   const pages = history.data ? Math.max(1, Math.ceil(history.data.total / HISTORY_PAGE_SIZE)) : 1;
   const onOpen = (a: Alert) => setOpen(a.id);
+  const ordered = rangeInOrder(view);
 
   return (
     <>
@@ -66,41 +48,31 @@ function History({ tenantId }: { tenantId: string }) {
         title="Alert History"
         description="Resolved and closed alerts"
         actions={
-          <Button component={Link} to="/app/dashboard" variant="default" leftSection={<IconArrowLeft size={16} />}>
-            Active alerts
-          </Button>
+          <>
+            <HistoryExportButton exporter={exporter} disabled={!ordered || !history.data || history.data.total === 0} />
+            <Button component={Link} to="/app/dashboard" variant="default" leftSection={<IconArrowLeft size={16} />}>
+              Active alerts
+            </Button>
+          </>
         }
       />
+      <HistoryExportStatus exporter={exporter} />
       <Paper withBorder p="md" radius="md">
-        <Group gap="sm" mb="md" align="flex-end" wrap="wrap">
-          <TextInput
-            label="Search"
-            placeholder="Title, source, description or key"
-            leftSection={<IconSearch size={16} />}
-            value={search}
-            onChange={(e) => {
-              setSearch(e.currentTarget.value);
-              setPage(1);
-            }}
-            className="grow" miw={220}
-            data-testid="history-search"
-          />
-          <Select label="Status" data={STATUS_OPTIONS} value={status} onChange={(v) => { setStatus(v ?? 'all'); setPage(1); }} allowDeselect={false} w={150} />
-          <Select label="Priority" data={PRIORITY_OPTIONS} value={priority} onChange={(v) => { setPriority(v ?? 'all'); setPage(1); }} allowDeselect={false} w={150} />
-          <Select
-            label="Client"
-            placeholder="All clients"
-            data={(clients.data ?? []).map((c) => ({ value: c.id, label: c.name }))}
-            value={clientId ?? null}
-            onChange={setClient}
-            searchable
-            clearable
-            w={200}
-            data-testid="history-client"
-          />
-        </Group>
+        <HistoryFilters tenantId={tenantId} view={view} setFilter={setFilter} />
+        {(activeFilters > 0 || (ordered && history.data)) && (
+          <Group justify="space-between" mb="sm" gap="sm" mih={26}>
+            <Text size="sm" c="dimmed" data-testid="history-count">
+              {ordered && history.data ? countText(history.data.total, !!history.data.totalCapped) : ''}
+            </Text>
+            {activeFilters > 0 && (
+              <Button variant="subtle" size="compact-sm" onClick={clearFilters} data-testid="history-clear">
+                Clear filters
+              </Button>
+            )}
+          </Group>
+        )}
 
-        {history.isPending ? (
+        {!ordered ? null : history.isPending ? (
           <Loading />
         ) : history.isError && !history.data ? (
           <LoadError message={ALERT_MSG.alertsLoadFailed} onRetry={() => void history.refetch()} />
@@ -152,12 +124,14 @@ function History({ tenantId }: { tenantId: string }) {
             </Stack>
           </Box>
         )}
-        {history.data && history.data.total > HISTORY_PAGE_SIZE && (
-          <Group justify="space-between" mt="md" wrap="wrap" gap="sm">
-            <Text size="sm" c="dimmed">
-              {history.data.totalCapped ? `More than ${history.data.total.toLocaleString()} alerts: narrow the search to see older ones` : `${history.data.total} alerts`}
-            </Text>
-            <Pager total={pages} value={page} onChange={setPage} siblings={1} />
+        {ordered && history.data && history.data.total > HISTORY_PAGE_SIZE && (
+          <Group justify={history.data.totalCapped ? 'space-between' : 'flex-end'} mt="md" wrap="wrap" gap="sm">
+            {history.data.totalCapped && (
+              <Text size="sm" c="dimmed">
+                Narrow the search to see older ones
+              </Text>
+            )}
+            <Pager total={pages} value={view.page} onChange={setPage} siblings={1} />
           </Group>
         )}
       </Paper>

@@ -1,8 +1,8 @@
 import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Alert as Callout, Anchor, Button, Group, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useLocalStorage, useMediaQuery, useNetwork } from '@mantine/hooks';
+import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconLayoutList, IconHistory, IconKeyboard, IconRefresh, IconTable, IconUsers, IconWifiOff } from '@tabler/icons-react';
+import { IconHistory, IconKeyboard, IconRefresh, IconUsers, IconWifiOff } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, Navigate } from 'react-router';
 import { ALERT_MSG, type Alert, type BulkAction, type BulkAlertResult } from '../../../../../contract/alerts.ts';
@@ -21,18 +21,23 @@ import { useAlertStats } from '../api/alert-stats.ts';
 import { useAlertStream, useLoadAfterStream } from '../api/alert-stream.ts';
 import { useListAlertAction, type StatusAction } from '../api/alert-action.ts';
 import { StatCards } from '../components/StatCards.tsx';
-import { AlertCard } from '../components/AlertCard.tsx';
+import { AlertCompactCard } from '../components/AlertCompactCard.tsx';
+import compactClasses from '../components/AlertCompactCard.module.css';
 import { SelectBox } from '../components/SelectBox.tsx';
 import { AlertFilters } from '../components/AlertFilters.tsx';
 import type { BulkProblems } from '../components/BulkBar.tsx';
 import { LazyAlertDetailModal } from '../components/LazyAlertDetailModal.tsx';
 import { useDashboardParams } from '../lib/dashboard-params.ts';
 import { useListKeys } from '../lib/use-list-keys.ts';
+import { useDashboardView, type DashboardView } from '../lib/dashboard-view.ts';
+import { keyRefusal } from '../lib/key-refusal.ts';
+import { useOnline } from '../lib/use-online.ts';
 
 // Only a tenant that never had an alert sees it: its code stays out of every other dashboard load.
 const GettingStarted = lazy(async () => ({ default: (await import('../components/GettingStarted.tsx')).GettingStarted }));
 // What a first look at the cards does not need loads when it is used (issue 14's 250 kB budget for the dashboard).
 const AlertTable = lazy(async () => ({ default: (await import('../components/AlertTable.tsx')).AlertTable }));
+const AlertCard = lazy(async () => ({ default: (await import('../components/AlertCard.tsx')).AlertCard }));
 const BulkBar = lazy(async () => ({ default: (await import('../components/BulkBar.tsx')).BulkBar }));
 const BulkProblemsNotice = lazy(async () => ({ default: (await import('../components/BulkBar.tsx')).BulkProblemsNotice }));
 const KeyboardHelp = lazy(async () => ({ default: (await import('../components/KeyboardHelp.tsx')).KeyboardHelp }));
@@ -55,7 +60,12 @@ export function DashboardPage() {
   return <Dashboard tenantId={tenant.id} tenantName={tenant.name} abilities={tenant.abilities} userId={me.user.id} />;
 }
 
-type View = 'cards' | 'table';
+/** The view toggle's buttons (words only: icons would cost the first paint's budget); a phone has no table. */
+const VIEW_BUTTONS: Array<{ view: DashboardView; label: string; phone: boolean }> = [
+  { view: 'compact', label: 'Compact', phone: true },
+  { view: 'roomy', label: 'Cards', phone: true },
+  { view: 'table', label: 'Table', phone: false },
+];
 
 /** The ages on screen move on by themselves. */
 function useNow(everyMs: number) {
@@ -77,12 +87,11 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
   const load = useLoadAfterStream(stream);
   const stats = useAlertStats(tenantId, load);
   const list = useActiveAlerts(tenantId, filter, load);
-  const network = useNetwork();
+  const online = useOnline();
   const now = useNow(30_000);
   const phone = useMediaQuery('(max-width: 48em)');
-  // Cards or table, kept per person on this browser; a phone always shows cards.
-  const [storedView, setView] = useLocalStorage<View>({ key: `alertdesk.dashboardView.${userId}`, defaultValue: 'cards', getInitialValueInEffect: false });
-  const view: View = phone ? 'cards' : storedView;
+  // Compact cards, roomy cards or the table, kept per person on this browser (issue 32).
+  const [view, setView] = useDashboardView(userId, phone);
 
   const items = list.data?.items ?? [];
   const [selected, setSelected] = useState<Map<string, Alert>>(new Map());
@@ -147,17 +156,25 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
     el?.scrollIntoView({ block: 'nearest' });
   };
   const current = cursorIndex >= 0 ? items[cursorIndex] : undefined;
+  // A key that cannot act says why (issue 32): no alert under the cursor, or one whose status does not allow it.
   const quickAction = (action: 'acknowledge' | 'resolve') => {
-    if (!current) return;
+    if (!current) {
+      notifications.show({ color: 'yellow', message: ALERT_MSG.noAlertChosen });
+      return;
+    }
     if (!current.actions.includes(action)) {
-      notifications.show({ color: 'yellow', message: `This alert cannot be ${action === 'acknowledge' ? 'acknowledged' : 'resolved'} now.` });
+      notifications.show({ color: 'yellow', message: keyRefusal(action, current.status) });
       return;
     }
     quick.mutate(
       { alertId: current.id, action: action as StatusAction },
       {
         onSuccess: () => notifications.show({ color: 'green', message: `${ACTION_DONE[action]}: ${current.title}` }),
-        onError: (e) => notifications.show({ color: 'red', message: e instanceof ApiError && e.status === 409 ? ALERT_MSG.noLongerAllowed : ALERT_MSG.actionFailed }),
+        // Changed meanwhile (a colleague, the monitoring tool): the status it was found in says why.
+        onError: (e) =>
+          e instanceof ApiError && e.status === 409
+            ? notifications.show({ color: 'yellow', message: keyRefusal(action, e.fields.status) })
+            : notifications.show({ color: 'red', message: ALERT_MSG.actionFailed }),
       },
     );
   };
@@ -182,7 +199,7 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
   };
 
   const apiFailing = (list.isError && list.fetchStatus === 'idle') || (stats.isError && stats.fetchStatus === 'idle');
-  const liveState: LiveState = !network.online || apiFailing ? 'offline' : stream;
+  const liveState: LiveState = !online || apiFailing ? 'offline' : stream;
   const total = list.data?.total ?? 0;
   const pages = list.data ? Math.max(1, Math.ceil(total / list.data.pageSize)) : 1;
   const first = list.data && total ? (list.data.page - 1) * list.data.pageSize + 1 : 0;
@@ -210,7 +227,8 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
           <PagedNobodyBanner count={stats.data.pagedNobody} canManage={abilities.manageEscalation} />
         </Suspense>
       )}
-      <StatCards stats={stats.data} loading={stats.isPending} compact={phone} />
+      {/* The compact view is the dense dashboard: smaller figures leave the room to more alerts (issue 32). */}
+      <StatCards stats={stats.data} loading={stats.isPending} compact={phone || view === 'compact'} />
 
       <Paper withBorder p={phone ? 'sm' : 'md'} radius="md">
         <Group justify="space-between" align="center" mb="sm" gap="sm">
@@ -228,22 +246,13 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
             <Button variant="subtle" size="xs" leftSection={<IconKeyboard size={16} />} onClick={() => setHelp(true)} visibleFrom="sm" data-testid="keyboard-help-button">
               Keys <VisuallyHidden>(press ?)</VisuallyHidden>
             </Button>
-            {!phone && (
-              <Button.Group aria-label="View" data-testid="view-toggle">
-                {(['cards', 'table'] as const).map((v) => (
-                  <Button
-                    key={v}
-                    size="xs"
-                    variant={view === v ? 'filled' : 'default'}
-                    aria-pressed={view === v}
-                    onClick={() => setView(v)}
-                    leftSection={v === 'cards' ? <IconLayoutList size={14} aria-hidden /> : <IconTable size={14} aria-hidden />}
-                  >
-                    {v === 'cards' ? 'Cards' : 'Table'}
-                  </Button>
-                ))}
-              </Button.Group>
-            )}
+            <Button.Group aria-label="View" data-testid="view-toggle">
+              {VIEW_BUTTONS.filter((b) => b.phone || !phone).map((b) => (
+                <Button key={b.view} size="xs" variant={view === b.view ? 'filled' : 'default'} aria-pressed={view === b.view} onClick={() => setView(b.view)}>
+                  {b.label}
+                </Button>
+              ))}
+            </Button.Group>
           </Group>
         </Group>
 
@@ -287,7 +296,7 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
               )}
             </Stack>
           ) : view === 'table' ? (
-            <div ref={listRef} onFocus={onFocusList} className={list.isPlaceholderData ? 'stale' : undefined} data-testid="alert-list">
+            <div ref={listRef} onFocus={onFocusList} className={list.isPlaceholderData ? 'stale' : undefined} data-testid="alert-list" data-view="table">
               <Suspense fallback={<Loading />}>
                 <AlertTable alerts={items} now={now} onOpen={open} selected={new Set(selected.keys())} onSelect={select} onSelectAll={selectAll} activeId={cursor} />
               </Suspense>
@@ -298,11 +307,21 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
                 <SelectBox label="Select all on this page" checked={allOnPage} indeterminate={selected.size > 0 && !allOnPage} onChange={selectAll} testId="select-all" />
                 Select all on this page
               </label>
-              <Stack gap="xs" ref={listRef} onFocus={onFocusList} data-testid="alert-list" className={list.isPlaceholderData ? 'stale' : undefined}>
-                {items.map((a) => (
-                  <AlertCard key={a.id} alert={a} onOpen={open} now={now} selected={selected.has(a.id)} onSelect={select} active={a.id === cursor} />
-                ))}
-              </Stack>
+              {view === 'compact' ? (
+                <Stack gap={4} ref={listRef} onFocus={onFocusList} data-testid="alert-list" data-view="compact" className={`${compactClasses.list}${list.isPlaceholderData ? ' stale' : ''}`}>
+                  {items.map((a) => (
+                    <AlertCompactCard key={a.id} alert={a} onOpen={open} now={now} selected={selected.has(a.id)} onSelect={select} active={a.id === cursor} />
+                  ))}
+                </Stack>
+              ) : (
+                <Stack gap="xs" ref={listRef} onFocus={onFocusList} data-testid="alert-list" data-view="roomy" className={list.isPlaceholderData ? 'stale' : undefined}>
+                  <Suspense fallback={<Loading />}>
+                    {items.map((a) => (
+                      <AlertCard key={a.id} alert={a} onOpen={open} now={now} selected={selected.has(a.id)} onSelect={select} active={a.id === cursor} />
+                    ))}
+                  </Suspense>
+                </Stack>
+              )}
             </>
           )}
         </div>

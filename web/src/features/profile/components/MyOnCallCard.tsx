@@ -2,8 +2,9 @@ import { useState } from 'react';
 import { Alert, Badge, Button, CopyButton, Group, Loader, Paper, Stack, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCalendarEvent, IconCheck, IconCopy } from '@tabler/icons-react';
-import { MSG } from '../../../../../contract/messages.ts';
+import { CALENDAR_FEED_MSG, MSG } from '../../../../../contract/messages.ts';
 import { SCHEDULE_MSG, type CalendarFeedCreated, type MyShift } from '../../../../../contract/schedules.ts';
+import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
 import { FailureAlert } from '../../../components/FailureAlert.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useCurrentTenant } from '../../../lib/session.tsx';
@@ -36,6 +37,16 @@ function MyOnCall({ tenantId, tenantName }: { tenantId: string; tenantName: stri
   const [made, setMade] = useState<CalendarFeedCreated | null>(null);
   const [showAll, setShowAll] = useState(false);
   const [handing, setHanding] = useState<MyShift | null>(null);
+  const [confirmingRenew, setConfirmingRenew] = useState(false);
+
+  const makeLink = (renewing: boolean) =>
+    create.mutate(undefined, {
+      onSuccess: (r) => {
+        setMade(r);
+        setConfirmingRenew(false);
+        if (renewing) notifications.show({ color: 'green', message: CALENDAR_FEED_MSG.renewed });
+      },
+    });
 
   const header = (
     <Group gap="sm" wrap="nowrap">
@@ -140,8 +151,9 @@ function MyOnCall({ tenantId, tenantName }: { tenantId: string; tenantName: stri
             <Button
               size="sm"
               variant={mine.data.feed ? 'default' : 'filled'}
-              loading={create.isPending}
-              onClick={() => create.mutate(undefined, { onSuccess: (r) => setMade(r) })}
+              loading={create.isPending && !confirmingRenew}
+              // Renewing breaks the link calendars are subscribed to: ask first.
+              onClick={() => (mine.data.feed ? setConfirmingRenew(true) : makeLink(false))}
             >
               {mine.data.feed ? 'Renew link' : 'Create calendar link'}
             </Button>
@@ -164,7 +176,7 @@ function MyOnCall({ tenantId, tenantName }: { tenantId: string; tenantName: stri
               </Button>
             )}
           </Group>
-          {create.isError && <FailureAlert title={SCHEDULE_MSG.feedCreateFailed} error={create.error} />}
+          {create.isError && !confirmingRenew && <FailureAlert title={SCHEDULE_MSG.feedCreateFailed} error={create.error} />}
           {revoke.isError && <FailureAlert title={SCHEDULE_MSG.feedRevokeFailed} error={revoke.error} />}
         </Stack>
       </Stack>
@@ -178,6 +190,25 @@ function MyOnCall({ tenantId, tenantName }: { tenantId: string; tenantName: stri
         {body}
       </Stack>
       <MyShiftHandOverModal tenantId={tenantId} shift={handing} onClose={() => setHanding(null)} />
+      <ConfirmModal
+        opened={confirmingRenew}
+        title={CALENDAR_FEED_MSG.renewTitle}
+        confirmLabel={CALENDAR_FEED_MSG.renewConfirm}
+        cancelLabel={CALENDAR_FEED_MSG.renewKeep}
+        loading={create.isPending}
+        cancelDisabled={create.isPending}
+        onConfirm={() => makeLink(true)}
+        onClose={() => {
+          // Not while renewing: the answer holds the new link, shown only once.
+          if (create.isPending) return;
+          create.reset();
+          setConfirmingRenew(false);
+        }}
+        failure={{ title: SCHEDULE_MSG.feedCreateFailed, error: create.error }}
+        data-testid="renew-feed-confirm"
+      >
+        <Text size="sm">{CALENDAR_FEED_MSG.renewQuestion}</Text>
+      </ConfirmModal>
     </Paper>
   );
 }

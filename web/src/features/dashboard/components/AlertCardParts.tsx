@@ -1,0 +1,31 @@
+import { Group, Text, Tooltip } from '@mantine/core';
+import { IconRepeat } from '@tabler/icons-react';
+import { formatAge, formatDateTime } from '../../../lib/dates.ts';
+
+// Shared by the compact card (the dashboard's first paint), the roomy card and the table, which load when chosen.
+
+/** Where a client's details open (the clients page reads `?client=`). */
+export const clientHref = (clientId: string) => `/clients?client=${encodeURIComponent(clientId)}`;
+
+/** How old an alert is, with the exact time on hover and for screen readers. */
+export function AlertAge({ createdAt, now }: { createdAt: string; now: number }) {
+  const exact = formatDateTime(createdAt);
+  return (
+    <Tooltip label={exact} openDelay={300}>
+      <Text size="xs" c="dimmed" component="time" dateTime={createdAt} data-testid="alert-age" aria-label={`${formatAge(createdAt, now)} ago, ${exact}`} className="no-shrink">
+        {formatAge(createdAt, now)}
+      </Text>
+    </Tooltip>
+  );
+}
+
+/** How many times the alert fired, when more than once. */
+export function Occurrences({ count }: { count: number }) {
+  if (count <= 1) return null;
+  return (
+    <Group gap={2} c="dimmed" wrap="nowrap" title={`Fired ${count} times`} data-testid="alert-occurrences" className="no-shrink">
+      <IconRepeat size={14} aria-hidden />
+      <Text size="xs">×{count}</Text>
+    </Group>
+  );
+}
