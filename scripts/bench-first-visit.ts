@@ -4,34 +4,12 @@
 // milliseconds from navigation start until the first alert card is in the page (a MutationObserver's
 // performance.now()), the requests made and the bytes over the wire (headers and bodies as sent, compressed) until the
 // page settled. Prints each run and the medians (issue 33: cold ≤ 500 ms and ≤ 25 requests, warm ≤ 250 ms).
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium, type BrowserContext, type Request } from 'playwright-core';
-import { loadConfig } from '../server/config.ts';
-import { buildApp } from '../server/app.ts';
+import { startWebBench } from './bench-web.ts';
+import type { BrowserContext, Request } from 'playwright-core';
 
 const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
 const RUNS = Math.max(1, Number(args.runs) || 3);
-const root = path.resolve(import.meta.dirname, '..');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-bench-first-visit-'));
-
-const webDir = path.join(dir, 'web');
-const built = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', webDir, '--logLevel', 'error'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'production' },
-});
-if (built.status !== 0) throw new Error('vite build failed');
-
-const config = { ...loadConfig({ REGISTER_LIMIT_IP: '1000' }), databaseUrl: path.join(dir, 'bench.db'), webDir, logLevel: 'silent' as const, port: 0, host: '127.0.0.1' };
-const { app, deps } = await buildApp({ ...config, publicUrl: 'http://127.0.0.1:0' }, { logger: false });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-deps.config.publicUrl = url;
 
 /** Records when the first alert card enters the page, from the first script on. */
 const WATCH_FIRST_CARD = `
@@ -42,7 +20,7 @@ const WATCH_FIRST_CARD = `
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const { url, browser, close } = await startWebBench('first-visit');
 try {
   const setup = await browser.newContext();
   const reg = await setup.request.post(`${url}/api/functions/registerUserWithTenant`, {
@@ -103,7 +81,5 @@ try {
   line('cold', cold);
   line('warm', warm);
 } finally {
-  await browser.close();
-  await app.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await close();
 }

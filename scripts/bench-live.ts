@@ -3,37 +3,13 @@
 // dashboard, then `events` alerts sent one after another through the ingestion API. For each, the time from just before
 // the POST until its card is in the page (seen by a MutationObserver) is recorded; p50, p95 and max are printed, and
 // how many list and stats requests the dashboard made meanwhile.
-import { spawnSync } from 'node:child_process';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { chromium } from 'playwright-core';
-import { loadConfig } from '../server/config.ts';
-import { buildApp } from '../server/app.ts';
+import { startWebBench } from './bench-web.ts';
 
 const { values: args } = parseArgs({ options: { events: { type: 'string', default: '50' }, gap: { type: 'string', default: '100' } } });
 const EVENTS = Number(args.events);
 const GAP_MS = Number(args.gap);
-const root = path.resolve(import.meta.dirname, '..');
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-bench-live-'));
-
-const webDir = path.join(dir, 'web');
-const built = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', webDir, '--logLevel', 'error'], {
-  cwd: root,
-  stdio: 'inherit',
-  env: { ...process.env, NODE_ENV: 'production' },
-});
-if (built.status !== 0) throw new Error('vite build failed');
-
-const config = { ...loadConfig({ REGISTER_LIMIT_IP: '1000' }), databaseUrl: path.join(dir, 'bench.db'), webDir, logLevel: 'silent' as const, port: 0, host: '127.0.0.1' };
-const { app, deps } = await buildApp({ ...config, publicUrl: 'http://127.0.0.1:0' }, { logger: false });
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-deps.config.publicUrl = url;
-
-const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
+const { url, browser, close } = await startWebBench('live');
 try {
   const context = await browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await context.newPage();
@@ -95,7 +71,5 @@ try {
   );
   await context.close();
 } finally {
-  await browser.close();
-  await app.close();
-  fs.rmSync(dir, { recursive: true, force: true });
+  await close();
 }

@@ -8,3 +8,6 @@ const config = { ...loadConfig(), webDir: null, logLevel: 'silent' as const, job
 const { app } = await buildApp(config, { logger: false, pollMs: 50 });
 await app.ready();
 process.send?.('ready');
+// A server in production is kept alive by its listening socket; this one listens on nothing, and the worker's timers
+// do not hold the process (a pass that failed waits on an unref'd timer): without this it could exit quietly, 0.
+setInterval(() => {}, 60_000);

@@ -7,7 +7,7 @@ import {
 } from '../../../contract/alerts.ts';
 import type { TenantsTable } from '../../db/schema.ts';
 import type { DB, Dialect } from '../../db/database.ts';
-import { countHistoryExport, historyExportBatches, type HistoryExportRow } from './alerts.repository.ts';
+import { countHistoryExport, historyExportBatches, type HistoryExportRow } from './alert-history.repository.ts';
 
 /**
  * The CSV export of the alert history (issue 32): RFC 4180 (every record ends in CRLF; a cell holding a comma, a

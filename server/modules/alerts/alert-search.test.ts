@@ -3,7 +3,7 @@ import { sql } from 'kysely';
 import { describeEachDatabase } from '../../test/test-app.ts';
 import { registerOwner } from '../../test/factories.ts';
 import { createIntegration, ingest } from '../../test/alerts.ts';
-import { trigramQuery } from './alerts.repository.ts';
+import { trigramQuery } from './alert-history.repository.ts';
 import type { AlertsTable } from '../../db/schema.ts';
 
 // The alert text search: a case-insensitive substring of title, source, dedup key and description, `%` and `_`

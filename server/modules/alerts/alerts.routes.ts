@@ -18,7 +18,8 @@ import {
   PAGED_NOBODY_WINDOW_HOURS,
 } from '../../../contract/alerts.ts';
 import type { Deps } from '../../deps.ts';
-import { countActiveByPriority, countPagedNobodySince, hasAnyAlert, listActiveAlerts, listAlertHistory, toAlert } from './alerts.repository.ts';
+import { countActiveByPriority, countPagedNobodySince, hasAnyAlert, listActiveAlerts, toAlert } from './alerts.repository.ts';
+import { listAlertHistory } from './alert-history.repository.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { exportAlertHistory } from './alert-export.ts';
 import { acknowledgeAlert, addAlertNote, assignAlert, bulkAlertAction, closeAlert, getAlertDetail, resolveAlert, startWorkOnAlert } from './alerts.service.ts';

@@ -1,4 +1,5 @@
 import type { DB } from '../../db/database.ts';
+import { consumeLink, spendLinks } from './single-use-links.repository.ts';
 
 /** Stores a reset (or set-password) link by its token's hash, valid for `ttlMs` from `at`. */
 export async function insertPasswordReset(db: DB, input: { tokenHash: string; userId: string; at: Date; ttlMs: number }) {
@@ -15,19 +16,7 @@ export async function insertPasswordReset(db: DB, input: { tokenHash: string; us
 }
 
 /** Spends a link if it is still live (unused, unexpired); returns its account, or undefined. */
-export async function consumePasswordReset(trx: DB, tokenHash: string, at: string) {
-  const row = await trx
-    .updateTable('password_resets')
-    .set({ used_at: at })
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', at)
-    .returning('user_id')
-    .executeTakeFirst();
-  return row?.user_id;
-}
+export const consumePasswordReset = (trx: DB, tokenHash: string, at: string) => consumeLink(trx, 'password_resets', tokenHash, at);
 
 /** Voids every open link of the account (older reset mails, a set-password link): a new password must not be undone. */
-export async function spendPasswordResets(trx: DB, userId: string, at: string) {
-  await trx.updateTable('password_resets').set({ used_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
-}
+export const spendPasswordResets = (trx: DB, userId: string, at: string) => spendLinks(trx, 'password_resets', userId, at);

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
+import { consumeLink, spendLinks } from './single-use-links.repository.ts';
 
 /** Stores a sign-in link by its token's hash, valid for `ttlMs` from `at`. */
 export async function insertSignInLink(db: DB, input: { userId: string; tokenHash: string; at: Date; ttlMs: number }) {
@@ -26,27 +27,11 @@ export async function findSignInLink(db: DB, tokenHash: string) {
     .executeTakeFirst();
 }
 
-/**
- * Spends a link if it is still live (unused, unexpired) and returns its account, or undefined. One conditional UPDATE:
- * of two uses at once, exactly one gets the account (PostgreSQL re-checks `used_at` after the row lock; SQLite writes
- * one at a time).
- */
-export async function consumeSignInLink(db: DB, tokenHash: string, at: string) {
-  const row = await db
-    .updateTable('sign_in_links')
-    .set({ used_at: at })
-    .where('token_hash', '=', tokenHash)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', at)
-    .returning('user_id')
-    .executeTakeFirst();
-  return row?.user_id;
-}
+/** Spends a link if it is still live (unused, unexpired); returns its account, or undefined (`consumeLink`). */
+export const consumeSignInLink = (db: DB, tokenHash: string, at: string) => consumeLink(db, 'sign_in_links', tokenHash, at);
 
 /** Voids every other open link of the account: once the owner is in, the rest of their mailbox's links are spent. */
-export async function spendSignInLinks(db: DB, userId: string, at: string) {
-  await db.updateTable('sign_in_links').set({ used_at: at }).where('user_id', '=', userId).where('used_at', 'is', null).execute();
-}
+export const spendSignInLinks = (db: DB, userId: string, at: string) => spendLinks(db, 'sign_in_links', userId, at);
 
 /** Forgets the account's links that expired a day ago or more (a later use of one then reads "not valid"). */
 export async function deleteStaleSignInLinks(db: DB, userId: string, at: Date) {

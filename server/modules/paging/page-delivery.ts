@@ -20,6 +20,7 @@ import {
 import { PAGING_MSG } from '../../../contract/paging.ts';
 import type { Notifier, Outcome } from '../../notifications/notifier.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
+import { FALLBACK_TIME_ZONE, timeZonesOf } from '../users/users.service.ts';
 import { ackLinkSigner } from './ack-links.ts';
 import { groupBy } from './batches.ts';
 import { pageMessage } from './page-message.ts';
@@ -260,6 +261,7 @@ export function createPageDelivery(deps: {
           userIds: open.map((c) => c.p.userId),
         })
       : null;
+    const zones = open.length ? await timeZonesOf(db, open.map((c) => c.p.userId)) : null;
     // A single-use acknowledge link per page, signed for its person and alert (nothing stored until it is used).
     const sign = open.length ? await ackLinkSigner(db) : null;
     const send = await deps.notifier.prepare(
@@ -272,12 +274,11 @@ export function createPageDelivery(deps: {
           ackToken: token,
           shortAck: c.row.short_code ? `${base}/a/${c.row.short_code}` : `${base}/ack/${token}`,
         };
-        const person = context!.people.get(c.p.userId);
         const message = pageMessage(c.alert, {
           clientName: c.alert.client_id ? (context!.clients.get(c.alert.client_id) ?? null) : null,
-          tenantName: (person?.tenants ?? 1) > 1 ? (context!.tenants.get(c.p.tenantId) ?? null) : null,
+          tenantName: (context!.tenantsPerPerson.get(c.p.userId) ?? 1) > 1 ? (context!.tenants.get(c.p.tenantId) ?? null) : null,
           level: c.p.level,
-          timeZone: person?.timeZone ?? 'UTC',
+          timeZone: zones!.get(c.p.userId) ?? FALLBACK_TIME_ZONE,
           now: c.ctx.now,
           links,
         });

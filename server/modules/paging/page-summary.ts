@@ -56,7 +56,7 @@ export function createPageSummaries(deps: { db: DB; notifier: Notifier; publicUr
       const message = summaryMessage({
         count: alerts.size,
         byClient: [...byClient].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])),
-        tenantName: (context.people.get(userId)?.tenants ?? 1) > 1 ? (context.tenants.get(tenantId) ?? null) : null,
+        tenantName: (context.tenantsPerPerson.get(userId) ?? 1) > 1 ? (context.tenants.get(tenantId) ?? null) : null,
         url: `${deps.publicUrl()}/app/dashboard?status=new`,
       });
       const [o] = await deps.notifier.deliver([{ person: { userId: member.id, email: member.email }, channel, message, final: ctx.finalAttempt }]);

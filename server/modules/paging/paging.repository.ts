@@ -252,11 +252,12 @@ export async function useSignedAckToken(db: DB, row: Pick<AckTokensTable, 'token
   return Number(r.numInsertedOrUpdatedRows ?? 0) === 1;
 }
 
-/** What pages say beyond the alert: client and tenant names, and each person's time zone and number of tenants. */
+/** What pages say beyond the alert: client and tenant names, and how many tenants each person belongs to. */
 export interface PageContextRows {
   clients: Map<string, string>;
   tenants: Map<string, string>;
-  people: Map<string, { timeZone: string | null; tenants: number }>;
+  /** How many tenants each person is an active member of. */
+  tenantsPerPerson: Map<string, number>;
 }
 
 /** Reads a batch's page context (three statements per 500 of each, whatever the batch's size). */
@@ -278,7 +279,6 @@ export async function unsafeFindPageContext(db: DB, want: { clientIds: string[];
         .selectFrom('users as u')
         .select((eb) => [
           'u.id',
-          'u.time_zone',
           eb
             .selectFrom('tenant_members as m')
             .select((e) => e.fn.countAll<number>().as('n'))
@@ -293,7 +293,7 @@ export async function unsafeFindPageContext(db: DB, want: { clientIds: string[];
   return {
     clients: new Map([...clients].map(([id, r]) => [id, r.name])),
     tenants: new Map([...tenants].map(([id, r]) => [id, r.name])),
-    people: new Map([...people].map(([id, r]) => [id, { timeZone: r.time_zone ?? null, tenants: Number(r.tenants ?? 1) }])),
+    tenantsPerPerson: new Map([...people].map(([id, r]) => [id, Number(r.tenants ?? 1)])),
   };
 }
 

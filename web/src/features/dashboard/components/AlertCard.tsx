@@ -1,30 +1,11 @@
-import { lazy, memo, Suspense } from 'react';
+import { memo, Suspense } from 'react';
 import { Anchor, Badge, Group, Paper, Stack, Text, UnstyledButton } from '@mantine/core';
 import { IconClockExclamation, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
-import type { Alert } from '../../../../../contract/alerts.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { SelectBox } from './SelectBox.tsx';
-import { AlertAge, clientHref, Occurrences } from './AlertCardParts.tsx';
-
-// Their former home: imports of them from here keep working.
-export { AlertAge, clientHref, Occurrences };
-
-// Few alerts carry the mark: its code loads when one does (issue 14's 250 kB budget for the dashboard).
-const PagedNobodyBadge = lazy(async () => ({ default: (await import('./PagedNobody.tsx')).PagedNobodyBadge }));
-
-interface AlertCardProps {
-  alert: Alert;
-  onOpen: (a: Alert) => void;
-  /** The current time, for the age (the list ticks it once a minute). */
-  now?: number;
-  /** With a selection checkbox (dashboard), its state and toggle. */
-  selected?: boolean;
-  onSelect?: (a: Alert, selected: boolean) => void;
-  /** The keyboard cursor is on this card. */
-  active?: boolean;
-}
+import { AlertAge, clientHref, Occurrences, PagedNobodyBadge, type AlertCardProps } from './AlertCardParts.tsx';
 
 /**
  * One alert in a list, roomy: badges, a title of up to two lines, source and client, assignee. Its title is the

@@ -1,8 +1,26 @@
+import { lazy } from 'react';
 import { Group, Text, Tooltip } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
+import type { Alert } from '../../../../../contract/alerts.ts';
 import { formatAge, formatDateTime } from '../../../lib/dates.ts';
 
 // Shared by the compact card (the dashboard's first paint), the roomy card and the table, which load when chosen.
+
+/** What an alert card (compact or roomy) is given. */
+export interface AlertCardProps {
+  alert: Alert;
+  onOpen: (a: Alert) => void;
+  /** The current time, for the age (the list ticks it once a minute). */
+  now?: number;
+  /** With a selection checkbox (dashboard), its state and toggle. */
+  selected?: boolean;
+  onSelect?: (a: Alert, selected: boolean) => void;
+  /** The keyboard cursor is on this card. */
+  active?: boolean;
+}
+
+// Few alerts carry the mark: its code loads when one does (issue 14's 250 kB budget for the dashboard).
+export const PagedNobodyBadge = lazy(async () => ({ default: (await import('./PagedNobody.tsx')).PagedNobodyBadge }));
 
 /** Where a client's details open (the clients page reads `?client=`). */
 export const clientHref = (clientId: string) => `/clients?client=${encodeURIComponent(clientId)}`;

@@ -1,28 +1,12 @@
-import { lazy, memo, Suspense } from 'react';
+import { memo, Suspense } from 'react';
 import { Anchor, Badge, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconClockExclamation, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
-import type { Alert } from '../../../../../contract/alerts.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { SelectBox } from './SelectBox.tsx';
-import { AlertAge, clientHref, Occurrences } from './AlertCardParts.tsx';
+import { AlertAge, clientHref, Occurrences, PagedNobodyBadge, type AlertCardProps } from './AlertCardParts.tsx';
 import classes from './AlertCompactCard.module.css';
-
-// Few alerts carry the mark: its code loads when one does (issue 14's 250 kB budget for the dashboard).
-const PagedNobodyBadge = lazy(async () => ({ default: (await import('./PagedNobody.tsx')).PagedNobodyBadge }));
-
-interface AlertCompactCardProps {
-  alert: Alert;
-  onOpen: (a: Alert) => void;
-  /** The current time, for the age (the list ticks it). */
-  now?: number;
-  /** With a selection checkbox, its state and toggle. */
-  selected?: boolean;
-  onSelect?: (a: Alert, selected: boolean) => void;
-  /** The keyboard cursor is on this card. */
-  active?: boolean;
-}
 
 /**
  * One alert on one line (three on a narrow list), the dashboard's default: priority, status, title, its marks,
@@ -30,7 +14,7 @@ interface AlertCompactCardProps {
  * the card, the checkbox and links above it), so the keyboard, the selection and live updates treat both alike; the
  * whole title shows on hover and in the detail.
  */
-export const AlertCompactCard = memo(function AlertCompactCard({ alert, onOpen, now = Date.now(), selected, onSelect, active }: AlertCompactCardProps) {
+export const AlertCompactCard = memo(function AlertCompactCard({ alert, onOpen, now = Date.now(), selected, onSelect, active }: AlertCardProps) {
   return (
     <div
       className={`alert-card ${classes.card}`}

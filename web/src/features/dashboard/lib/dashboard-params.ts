@@ -1,19 +1,14 @@
 import { useCallback } from 'react';
 import { useSearchParams } from 'react-router';
 import { ACTIVE_STATUSES, ALERT_PRIORITIES, ALERT_SORTS, type ActiveAlertsQuery, type AlertSort } from '../../../../../contract/alerts.ts';
+import { oneOf, paramsUpdater, putParam, text } from '../../../lib/search-params.ts';
 
 /** Query parameters of the dashboard that select the list; changing any of them goes back to page 1. */
 const LIST_KEYS = ['status', 'priority', 'clientId', 'assignee', 'q', 'sort'] as const;
 export type ListKey = (typeof LIST_KEYS)[number];
 
-const oneOf = <T extends string>(values: readonly T[], v: string | null): T | undefined => (v && (values as readonly string[]).includes(v) ? (v as T) : undefined);
-const text = (v: string | null, max: number) => (v && v.trim() ? v.trim().slice(0, max) : undefined);
-
-/** Sets one parameter, leaving out defaults so the address stays short. */
-function put(p: URLSearchParams, key: string, value: string | null | undefined) {
-  if (!value || value === 'all' || (key === 'sort' && value === 'priority') || (key === 'page' && value === '1')) p.delete(key);
-  else p.set(key, value);
-}
+/** Sets one parameter, leaving out defaults (the priority sort among them) so the address stays short. */
+const put = (p: URLSearchParams, key: string, value: string | null | undefined) => putParam(p, key, value, (k, v) => k === 'sort' && v === 'priority');
 
 /**
  * The dashboard's list (filters, sort, page) and its open alert live in the address: a link, a reload or a push
@@ -32,27 +27,12 @@ export function useDashboardParams() {
     page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
     pageSize: 100,
   };
-  const update = (change: (p: URLSearchParams) => void, replace: boolean) =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        change(next);
-        return next;
-      },
-      { replace },
-    );
+  const update = paramsUpdater(setParams);
   // The same function for as long as the address is the same, so cards that take it as their `onOpen` (memoised)
   // do not render again when only the list's data changes (a live update).
   const setAlert = useCallback(
     (id: string | null) =>
-      setParams(
-        (p) => {
-          const next = new URLSearchParams(p);
-          put(next, 'alert', id);
-          return next;
-        },
-        { replace: id === null },
-      ),
+      paramsUpdater(setParams)((p) => put(p, 'alert', id), id === null),
     [setParams],
   );
   return {

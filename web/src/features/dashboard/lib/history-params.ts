@@ -1,5 +1,6 @@
 import { useSearchParams } from 'react-router';
 import { ALERT_PRIORITIES, HISTORY_STATUSES } from '../../../../../contract/alerts.ts';
+import { oneOf, paramsUpdater, putParam, text } from '../../../lib/search-params.ts';
 
 /** The history's ranges of resolution time: the presets (ending now) and one of calendar days. */
 export const HISTORY_RANGES = ['24h', '7d', '30d', 'custom'] as const;
@@ -27,8 +28,6 @@ export interface HistoryView {
 }
 export type HistoryKey = 'status' | 'priority' | 'clientId' | 'q' | 'range' | 'from' | 'to';
 
-const oneOf = (values: readonly string[], v: string | null) => (v && values.includes(v) ? v : undefined);
-const text = (v: string | null, max: number) => (v && v.trim() ? v.trim().slice(0, max) : undefined);
 
 /** The local calendar day `YYYY-MM-DD` as a Date at its midnight (the viewer's zone), or null when it is no day. */
 function localDay(value: string | undefined): Date | null {
@@ -45,7 +44,7 @@ export const dayOf = (d: Date) => `${String(d.getFullYear()).padStart(4, '0')}-$
 /** The view in the address; unknown values fall back to the defaults, a day that is none to an open end. */
 export function readHistoryView(p: URLSearchParams): HistoryView {
   const page = Number(p.get('page'));
-  const range = (oneOf(HISTORY_RANGES, p.get('range')) as HistoryRange | undefined) ?? 'all';
+  const range = oneOf(HISTORY_RANGES, p.get('range')) ?? 'all';
   const day = (key: 'from' | 'to') => (range === 'custom' && localDay(p.get(key) ?? undefined) ? p.get(key)! : undefined);
   return {
     status: oneOf(HISTORY_STATUSES, p.get('status')) ?? 'all',
@@ -88,35 +87,21 @@ export function historyApiQuery(v: HistoryView, now: number) {
   };
 }
 
-/** Sets one parameter, leaving defaults out so the address stays short. */
-function put(p: URLSearchParams, key: string, value: string | null | undefined) {
-  if (!value || value === 'all' || (key === 'page' && value === '1')) p.delete(key);
-  else p.set(key, value);
-}
-
 /** The history's view in the address, and its changes: a filter goes back to page 1 (replacing the entry), a page is an entry of its own. */
 export function useHistoryView() {
   const [params, setParams] = useSearchParams();
   const view = readHistoryView(params);
-  const update = (change: (p: URLSearchParams) => void, replace: boolean) =>
-    setParams(
-      (p) => {
-        const next = new URLSearchParams(p);
-        change(next);
-        return next;
-      },
-      { replace },
-    );
+  const update = paramsUpdater(setParams);
   return {
     view,
     /** Sets filters (back to page 1); a range other than custom drops the custom days. */
     setFilter: (patch: Partial<Record<HistoryKey, string | null>>) =>
       update((p) => {
-        for (const [key, value] of Object.entries(patch)) put(p, key, value);
+        for (const [key, value] of Object.entries(patch)) putParam(p, key, value);
         if (patch.range !== undefined && patch.range !== 'custom') ['from', 'to'].forEach((k) => p.delete(k));
         p.delete('page');
       }, true),
-    setPage: (n: number) => update((p) => put(p, 'page', String(n)), false),
+    setPage: (n: number) => update((p) => putParam(p, 'page', String(n)), false),
     clearFilters: () => update((p) => ['status', 'priority', 'clientId', 'q', 'range', 'from', 'to', 'page'].forEach((k) => p.delete(k)), true),
     /** How many filters narrow the history. */
     activeFilters: [view.status !== 'all', view.priority !== 'all', !!view.clientId, !!view.q, view.range !== 'all'].filter(Boolean).length,
