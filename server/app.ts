@@ -46,6 +46,9 @@ import type { Transports } from './notifications/channel.ts';
 import { registerEscalationPolicyRoutes } from './modules/escalation/escalation-policies.routes.ts';
 import { registerScheduleRoutes } from './modules/schedules/schedules.routes.ts';
 import { observabilityPlugin } from './observability/observability.plugin.ts';
+import { heartbeatsPlugin } from './modules/heartbeats/heartbeats.plugin.ts';
+import { inboundMailPlugin } from './modules/inbound-mail/inbound-mail.plugin.ts';
+import { registerReportRoutes } from './modules/reports/reports.routes.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -176,6 +179,9 @@ export async function buildApp(
   await app.register(pagingPlugin, deps);
   registerPagingRoutes(app, deps);
   await app.register(approvalsPlugin, deps);
+  await app.register(heartbeatsPlugin, deps);
+  await app.register(inboundMailPlugin, deps);
+  registerReportRoutes(app, deps);
 
   registerWeb(app, config);
   return { app, deps };

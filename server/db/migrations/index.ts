@@ -19,6 +19,9 @@ import * as m0017 from './0017_user_time_zone.ts';
 import * as m0018 from './0018_alert_paged_nobody.ts';
 import * as m0019 from './0019_sign_in_links.ts';
 import * as m0020 from './0020_page_short_links.ts';
+import * as m0021 from './0021_heartbeats.ts';
+import * as m0022 from './0022_inbound_email.ts';
+import * as m0023 from './0023_reports.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -42,4 +45,7 @@ export const migrations: Record<string, Migration> = {
   '0018_alert_paged_nobody': m0018,
   '0019_sign_in_links': m0019,
   '0020_page_short_links': m0020,
+  '0021_heartbeats': m0021,
+  '0022_inbound_email': m0022,
+  '0023_reports': m0023,
 };

@@ -39,6 +39,7 @@ export const router = createBrowserRouter([
               { path: 'profile', lazy: async () => ({ Component: (await import('../features/profile/pages/ProfilePage.tsx')).ProfilePage }) },
               { path: 'tenant-admin', lazy: async () => ({ Component: (await import('./TenantAdminRoute.tsx')).TenantAdminRoute }) },
               { path: 'escalation-policies', lazy: async () => ({ Component: (await import('../features/escalation/pages/EscalationPage.tsx')).EscalationPage }) },
+              { path: 'reports', lazy: async () => ({ Component: (await import('../features/reports/pages/ReportsPage.tsx')).ReportsPage }) },
               { path: 'approval-workflows', lazy: async () => ({ Component: (await import('../features/approvals/pages/ApprovalWorkflowsPage.tsx')).ApprovalWorkflowsPage }) },
               // Short form; the query (?request=…, ?tab=…) goes along.
               { path: 'approvals', element: <RedirectKeepingQuery to="/app/approval-workflows" /> },

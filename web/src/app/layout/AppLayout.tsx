@@ -1,6 +1,7 @@
 import { AppShell, Avatar, Box, Burger, Button, Group, NavLink, ScrollArea, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
+  IconChartBar,
   IconBell,
   IconBuildingSkyscraper,
   IconChecklist,
@@ -27,8 +28,8 @@ interface Item {
 
 /**
  * Sidebar of spec section 2: everyone's items, the owners' and admins', the super admins'. Departures (issue 15):
- * Alerts opens the history and search of all alerts rather than the dashboard again; Reports and Settings, which only
- * opened the dashboard, are left out until they exist; Approval Workflows is for every member (the spec: owners and
+ * Alerts opens the history and search of all alerts rather than the dashboard again; Reports (issue 31) is for owners
+ * and admins; Settings, which only opened the dashboard, is left out until it exists; Approval Workflows is for every member (the spec: owners and
  * admins only), who all create and approve requests there.
  */
 function useNavItems(): Item[] {
@@ -41,6 +42,7 @@ function useNavItems(): Item[] {
     { label: 'Profile', to: '/app/profile', icon: IconUser, match: '/app/profile' },
   ];
   if (tenant && (tenant.role === 'owner' || tenant.role === 'admin')) {
+    items.push({ label: 'Reports', to: '/app/reports', icon: IconChartBar, match: '/app/reports' });
     items.push({ label: 'Escalation Policies', to: '/app/escalation-policies', icon: IconSitemap, match: '/app/escalation-policies' });
   }
   // Every member makes and decides approval requests (only its policy and all-requests tabs are for owners and admins).
