@@ -7,6 +7,8 @@ const NO_POLICY = 'No escalation policy applies to this alert: nobody was paged.
 export const PAGING_MSG = {
   noPolicy: NO_POLICY,
   noTargetForPriority: (priority: string) => `The escalation policy has no time for ${priority} alerts: nobody was paged.`,
+  /** Why an alert whose escalation started unrouted paged nobody: no policy, or its policy has no time for its priority. */
+  unrouted: (policyId: string | null, priority: string) => (policyId === null ? NO_POLICY : PAGING_MSG.noTargetForPriority(priority)),
   /** An alert the engine could not escalate (its error, alone, each time it was tried): it stops, the others go on. */
   escalationFailed: (message: string) => `The escalation stopped on an error: ${message.slice(0, 200)}. Nobody more will be paged for this alert.`,
   emailOff: 'Email alert notifications are off in their preferences',

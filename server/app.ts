@@ -122,11 +122,12 @@ export async function buildApp(
     db: handle.db,
     dialect: handle.dialect,
     config,
-    mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, production: config.production }),
+    mailer: opts.mailer ?? createMailer({ smtpUrl: config.smtpUrl, from: config.mailFrom, log: app.log, production: config.production, connections: config.pageSendsInFlight }),
     bus: createAlertBus({ db: handle.db, dialect: handle.dialect, databaseUrl: config.databaseUrl, schema: config.databaseSchema, log: app.log }),
   };
   app.addHook('onClose', async () => handle.close());
   app.addHook('onClose', async () => deps.bus.close());
+  app.addHook('onClose', async () => deps.mailer.close?.());
 
   registerErrorHandling(app);
   await app.register(observabilityPlugin, { deps, pool: handle.pool });
@@ -136,7 +137,7 @@ export async function buildApp(
   await app.register(cookie);
   registerSecurity(app, {
     publicUrl: config.publicUrl,
-    csrfExempt: (url) => url.startsWith('/v2/') || url.startsWith('/api/ingest/'),
+    csrfExempt: (url) => url.startsWith('/v2/') || url.startsWith('/api/ingest/') || url.startsWith('/api/heartbeat/'),
     // The browser reports only in production mode (as /api/config says), so only then is its service allowed.
     webDsn: config.production ? config.sentry.webDsn : null,
   });

@@ -27,6 +27,13 @@ export interface AlertBus {
   /** Tells every instance to forget what it cached about these integrations (revoked, rotated, re-bound). */
   invalidateIntegrations(ids: string[]): void;
   onInvalidateIntegrations(fn: (ids: string[]) => void): void;
+  /**
+   * Tells every instance that these tenants' escalation routing changed (a policy, the policy of an integration or a
+   * client, someone's subscriptions): what ingestion decides at insert time is read anew. The listener hears null
+   * when some notices may have been missed (the bus reconnected): forget every tenant's.
+   */
+  invalidateRouting(tenantIds: string[]): void;
+  onInvalidateRouting(fn: (tenantIds: string[] | null) => void): void;
   /** Tells every instance to re-check the live streams this notice concerns, and end those no longer allowed. */
   revokeAccess(notice: AccessNotice): void;
   onRevokeAccess(fn: Revoker): void;
@@ -43,6 +50,7 @@ class LocalFanout {
   private byTenant = new Map<string, Set<Listener>>();
   private invalidators: Array<(ids: string[]) => void> = [];
   private revokers: Revoker[] = [];
+  private routers: Array<(tenantIds: string[] | null) => void> = [];
   private alertWatchers: Array<(tenantId: string, change: AlertChange) => void> = [];
 
   subscribe(tenantId: string, listener: Listener) {
@@ -74,6 +82,12 @@ class LocalFanout {
   onRevoke(fn: Revoker) {
     this.revokers.push(fn);
   }
+  onRouting(fn: (tenantIds: string[] | null) => void) {
+    this.routers.push(fn);
+  }
+  routing(tenantIds: string[] | null) {
+    for (const fn of this.routers) fn(tenantIds);
+  }
   revoke(notice: AccessNotice) {
     for (const fn of this.revokers) fn(notice);
   }
@@ -100,6 +114,9 @@ abstract class LocalListeners {
   onRevokeAccess(fn: Revoker) {
     this.local.onRevoke(fn);
   }
+  onInvalidateRouting(fn: (tenantIds: string[] | null) => void) {
+    this.local.onRouting(fn);
+  }
   onAlertChange(fn: (tenantId: string, change: AlertChange) => void) {
     this.local.onAlertChange(fn);
   }
@@ -118,6 +135,9 @@ class MemoryBus extends LocalListeners implements AlertBus {
   invalidateIntegrations(ids: string[]) {
     this.local.invalidate(ids);
   }
+  invalidateRouting(tenantIds: string[]) {
+    this.local.routing(tenantIds);
+  }
   revokeAccess(notice: AccessNotice) {
     this.local.revoke(notice);
   }
@@ -135,6 +155,8 @@ interface Wire {
   r?: AccessNotice[];
   /** Approval request changes: [tenantId, change]. */
   a?: Array<[string, ApprovalChange]>;
+  /** Tenants whose escalation routing changed. */
+  t?: string[];
 }
 
 class PostgresBus extends LocalListeners implements AlertBus {
@@ -144,6 +166,7 @@ class PostgresBus extends LocalListeners implements AlertBus {
   private pendingInvalidations: string[] = [];
   private pendingRevocations: AccessNotice[] = [];
   private pendingApprovals: Array<[string, ApprovalChange]> = [];
+  private pendingRouting: string[] = [];
   private flushing = false;
   private scheduled = false;
   private listener: pg.Client | null = null;
@@ -188,7 +211,10 @@ class PostgresBus extends LocalListeners implements AlertBus {
       this.listener = client;
       this.retryMs = 500;
       // Events sent while we were deaf are gone: every open dashboard reloads what it shows.
-      if (isReconnect) this.local.deliverAll({ type: 'resync' });
+      if (isReconnect) {
+        this.local.deliverAll({ type: 'resync' });
+        this.local.routing(null);
+      }
     } catch (err) {
       client.end().catch(() => {});
       if (this.closed) return;
@@ -217,6 +243,7 @@ class PostgresBus extends LocalListeners implements AlertBus {
     }
     if (wire.i === this.instance) return;
     if (wire.v?.length) this.local.invalidate(wire.v);
+    if (wire.t?.length) this.local.routing(wire.t);
     if (wire.r) for (const notice of wire.r) this.local.revoke(notice);
     if (wire.e) for (const [tenantId, change] of wire.e) this.local.deliver(tenantId, { type: 'alert', change });
     if (wire.a) for (const [tenantId, change] of wire.a) this.local.deliver(tenantId, { type: 'approval', change });
@@ -237,6 +264,12 @@ class PostgresBus extends LocalListeners implements AlertBus {
   invalidateIntegrations(ids: string[]) {
     this.local.invalidate(ids);
     this.pendingInvalidations.push(...ids);
+    this.schedule();
+  }
+
+  invalidateRouting(tenantIds: string[]) {
+    this.local.routing(tenantIds);
+    this.pendingRouting.push(...tenantIds);
     this.schedule();
   }
 
@@ -263,7 +296,7 @@ class PostgresBus extends LocalListeners implements AlertBus {
     if (this.flushing) return;
     this.flushing = true;
     try {
-      while (this.pending.length || this.pendingInvalidations.length || this.pendingRevocations.length || this.pendingApprovals.length) {
+      while (this.pending.length || this.pendingInvalidations.length || this.pendingRevocations.length || this.pendingApprovals.length || this.pendingRouting.length) {
         const payloads = this.takePayloads();
         for (const p of payloads) {
           try {
@@ -283,6 +316,10 @@ class PostgresBus extends LocalListeners implements AlertBus {
     const out: string[] = [];
     if (this.pendingInvalidations.length) {
       out.push(JSON.stringify({ i: this.instance, v: this.pendingInvalidations.splice(0) } satisfies Wire));
+    }
+    // Tenant ids are 36 characters: 150 per payload stays far under the limit.
+    while (this.pendingRouting.length) {
+      out.push(JSON.stringify({ i: this.instance, t: [...new Set(this.pendingRouting.splice(0, 150))] } satisfies Wire));
     }
     // Revocations are small (two ids each); a burst of them is cut into payloads that fit.
     while (this.pendingRevocations.length) {

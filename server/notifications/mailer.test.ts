@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createMailer } from './mailer.ts';
+import { createMailer, pooledUrl } from './mailer.ts';
 
 describe('mailer without SMTP', () => {
   const mail = { to: 'ana@example.com', subject: 'Reset your password', text: 'Reset: http://localhost:3000/reset-password?token=s3cr3t-token' };
@@ -19,5 +19,15 @@ describe('mailer without SMTP', () => {
     await createMailer({ smtpUrl: null, from: 'x@example.com', log, production: true }).send(mail);
     expect(lines.join('\n')).toContain('Reset your password');
     expect(lines.join('\n')).not.toContain('s3cr3t-token');
+  });
+});
+
+describe('pooledUrl', () => {
+  it.each([
+    { url: 'smtp://relay.example.com:25', want: 'smtp://relay.example.com:25?pool=true&maxConnections=5&maxMessages=1000' },
+    { url: 'smtps://u:p%40ss@relay.example.com:465?maxConnections=2', want: 'smtps://u:p%40ss@relay.example.com:465?maxConnections=2&pool=true&maxMessages=1000' },
+    { url: 'smtp://relay.example.com:25?pool=false', want: 'smtp://relay.example.com:25?pool=false' },
+  ])('reuses connections unless told otherwise: $url', ({ url, want }) => {
+    expect(pooledUrl(url, 5)).toBe(want);
   });
 });

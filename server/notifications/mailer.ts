@@ -9,13 +9,27 @@ export interface Mail {
 
 export interface Mailer {
   send(mail: Mail): Promise<void>;
+  /** Ends the open SMTP connections (the server's close); a later send opens new ones. */
+  close?(): void;
+}
+
+/**
+ * SMTP_URL with connection reuse unless it says otherwise (`?pool=false`): pages in a burst go over a few open
+ * connections instead of one connection (and greeting, and EHLO) each, several times faster against a relay.
+ */
+export function pooledUrl(smtpUrl: string, connections: number): string {
+  const url = new URL(smtpUrl);
+  if (!url.searchParams.has('pool')) url.searchParams.set('pool', 'true');
+  if (url.searchParams.get('pool') === 'true' && !url.searchParams.has('maxConnections')) url.searchParams.set('maxConnections', String(connections));
+  if (url.searchParams.get('pool') === 'true' && !url.searchParams.has('maxMessages')) url.searchParams.set('maxMessages', '1000');
+  return url.toString();
 }
 
 /**
  * SMTP when SMTP_URL is set. Otherwise every mail is written to the server log so links stay usable locally; in
  * production (NODE_ENV=production) only its recipient and subject are, since its text may hold single-use links.
  */
-export function createMailer(opts: { smtpUrl: string | null; from: string; log: { info(obj: object, msg: string): void }; production?: boolean }): Mailer {
+export function createMailer(opts: { smtpUrl: string | null; from: string; log: { info(obj: object, msg: string): void }; production?: boolean; connections?: number }): Mailer {
   if (!opts.smtpUrl) {
     return {
       async send(mail) {
@@ -25,10 +39,16 @@ export function createMailer(opts: { smtpUrl: string | null; from: string; log: 
       },
     };
   }
-  const transport = nodemailer.createTransport(opts.smtpUrl);
+  const url = pooledUrl(opts.smtpUrl, opts.connections ?? 5);
+  let transport: ReturnType<typeof nodemailer.createTransport> | null = null;
   return {
     async send(mail) {
-      await transport.sendMail({ from: opts.from, ...mail });
+      transport ??= nodemailer.createTransport(url);
+      await transport.sendMail({ from: opts.from, headers: { 'X-Alertdesk-Mail': '1' }, ...mail });
+    },
+    close() {
+      transport?.close();
+      transport = null;
     },
   };
 }

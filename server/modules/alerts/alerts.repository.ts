@@ -225,6 +225,20 @@ export async function findAlertStatus(db: DB, tenantId: string, alertId: string)
   return db.selectFrom('alerts').select(['id', 'status']).where('tenant_id', '=', tenantId).where('id', '=', alertId).executeTakeFirst();
 }
 
+/**
+ * The escalation's standing of an alert as its timeline tells it: its state and the governing policy's name (an
+ * unrouted alert's entry is made from these, not stored).
+ */
+export async function findEscalationStanding(db: DB, tenantId: string, alertId: string) {
+  return db
+    .selectFrom('alerts as a')
+    .leftJoin('escalation_policies as p', (j) => j.onRef('p.id', '=', 'a.escalation_policy_id').onRef('p.tenant_id', '=', 'a.tenant_id'))
+    .select(['a.escalation_state', 'a.escalation_policy_id', 'p.name as policy_name'])
+    .where('a.tenant_id', '=', tenantId)
+    .where('a.id', '=', alertId)
+    .executeTakeFirst();
+}
+
 export async function listNotes(db: DB, tenantId: string, alertId: string) {
   return db.selectFrom('alert_notes').selectAll().where('tenant_id', '=', tenantId).where('alert_id', '=', alertId).orderBy('created_at').orderBy('id').execute();
 }

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
 import { now, parseJson } from '../../db/database.ts';
+import { PAGING_MSG } from '../../../contract/paging.ts';
 import { ALERT_MSG, type AlertAction, type AlertDetail, type AlertStatus, type BulkAction, type BulkAlertOutcome, type BulkAlertResult, type TimelineEntry } from '../../../contract/alerts.ts';
 import { AppError, badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
@@ -11,6 +12,7 @@ import { cancelAlertJobs } from '../../jobs/jobs.repository.ts';
 import { listPageOutcomes } from '../../notifications/attempts.repository.ts';
 import {
   findAlert,
+  findEscalationStanding,
   findAlertStatus,
   ESCALATION_ENDS,
   findAssignee,
@@ -35,8 +37,13 @@ const actorOf = (ctx: TenantContext) => ({ id: ctx.user.id, name: ctx.user.displ
 export async function getAlertDetail(db: DB, tenantId: string, alertId: string): Promise<AlertDetail> {
   const row = await findAlert(db, tenantId, alertId);
   if (!row) throw notFound(ALERT_MSG.alertNotFound);
-  const [notes, events, pages] = await Promise.all([listNotes(db, tenantId, alertId), listEvents(db, tenantId, alertId), listPageOutcomes(db, tenantId, alertId)]);
-  return presentDetail(row, notes, events, pages);
+  const [notes, events, pages, standing] = await Promise.all([
+    listNotes(db, tenantId, alertId),
+    listEvents(db, tenantId, alertId),
+    listPageOutcomes(db, tenantId, alertId),
+    findEscalationStanding(db, tenantId, alertId),
+  ]);
+  return presentDetail(row, notes, events, pages, standing);
 }
 
 function presentDetail(
@@ -44,6 +51,7 @@ function presentDetail(
   notes: Awaited<ReturnType<typeof listNotes>>,
   events: Awaited<ReturnType<typeof listEvents>>,
   pages: Awaited<ReturnType<typeof listPageOutcomes>>,
+  standing: Awaited<ReturnType<typeof findEscalationStanding>>,
 ): AlertDetail {
   const alert = toAlert(row);
   // What the monitoring tool did: the integration that sent it, else the source it named.
@@ -62,6 +70,20 @@ function presentDetail(
       actorId: null,
       actorName: 'Alertdesk',
       detail: { minutes: Math.round((Date.parse(row.overdue_at) - Date.parse(row.created_at)) / 60_000) },
+    });
+  }
+  // Unrouted when its escalation started (no policy, or none for its priority): said from the alert's columns. Alerts
+  // started before issue 26 have the entry stored; it is not said twice.
+  if (standing?.escalation_state === 'none' && !events.some((e) => e.kind === 'unrouted')) {
+    const reason = PAGING_MSG.unrouted(standing.escalation_policy_id ?? null, row.priority);
+    timeline.push({
+      id: `${row.id}:unrouted`,
+      at: row.created_at,
+      kind: 'unrouted',
+      actorType: 'system',
+      actorId: null,
+      actorName: 'Alertdesk',
+      detail: standing.escalation_policy_id && standing.policy_name ? { reason, policyName: standing.policy_name } : { reason },
     });
   }
   for (const e of events) {

@@ -48,7 +48,7 @@ interface Fired {
 interface DueSweep {
   column: DueColumn;
   live: (alert: PagedAlert) => boolean;
-  act: (alert: PagedAlert, policy: EscalationPolicy, fire: FireFn) => Promise<{ values: EscalationValues; fired: Fired }>;
+  act: (alert: PagedAlert, policy: EscalationPolicy, fire: FireFn) => Promise<{ values: EscalationValues; fired: Fired; pagedNobody?: PagedNobodyReason | null }>;
 }
 
 type FireFn = (alert: PagedAlert, policy: EscalationPolicy, level: number, repeat: boolean) => Promise<Fired>;
@@ -94,9 +94,21 @@ export function createEscalationEngine(deps: EngineDeps) {
     for (const { tenantId, alert: a } of marked) deps.bus.publish(tenantId, { kind: 'updated', id: a.id, status: a.status, priority: a.priority, dedupKey: a.dedup_key, updatedAt: a.updated_at });
   };
 
+  /** Collects the alerts a transaction found to have paged nobody, by tenant and reason, for `markAll`. */
+  const nobodyCollector = () => {
+    const marks = new Map<string, { tenantId: string; reason: PagedNobodyReason; ids: string[] }>();
+    const add = (alert: PagedAlert, reason: PagedNobodyReason | null | undefined) => {
+      if (!reason) return;
+      const key = `${alert.tenant_id}|${reason}`;
+      (marks.get(key) ?? marks.set(key, { tenantId: alert.tenant_id, reason, ids: [] }).get(key)!).ids.push(alert.id);
+    };
+    return { marks, add };
+  };
+
   /**
-   * Stops the escalation of an alert the engine failed on alone; its timeline says why. Failing at the start, the
-   * alert paged nobody (its batch's pages were undone with it) and is marked so.
+   * Stops the escalation of an alert the engine failed on alone; its timeline says why. Failing at the start (the
+   * start sweep, or level 1 of an alert whose start was decided at insert), the alert paged nobody (its batch's pages
+   * were undone with it) and is marked so.
    */
   async function giveUp(alert: PagedAlert, column: DueColumn | null, err: unknown, now: Date) {
     const values: EscalationValues = { escalation_state: 'stopped', next_step_at: null, overdue_check_at: null };
@@ -104,7 +116,8 @@ export function createEscalationEngine(deps: EngineDeps) {
     const marked = await db.transaction().execute(async (trx) => {
       await setEscalationMany(trx, alert.tenant_id, [alert.id], values);
       await insertSystemEvents(trx, [{ tenantId: alert.tenant_id, alertId: alert.id, at, kind: 'unrouted', detail: { reason: PAGING_MSG.escalationFailed(err instanceof Error ? err.message : String(err)) } }]);
-      return column === null ? (await markPagedNobody(trx, alert.tenant_id, [alert.id], at, 'failed')).map((a) => ({ tenantId: alert.tenant_id, alert: a })) : [];
+      const atStart = column === null || (column === 'next_step_at' && alert.escalation_level === 0);
+      return atStart ? (await markPagedNobody(trx, alert.tenant_id, [alert.id], at, 'failed')).map((a) => ({ tenantId: alert.tenant_id, alert: a })) : [];
     });
     announce(marked);
     deps.log?.error({ err, alertId: alert.id, tenantId: alert.tenant_id, sweep: column ?? 'start' }, 'escalation stopped on an error');
@@ -162,12 +175,7 @@ export function createEscalationEngine(deps: EngineDeps) {
       const pages = await subscriberPages(trx, alerts);
       const events: SystemEvent[] = [];
       const updates: EscalationStart[] = [];
-      const nobody = new Map<string, { tenantId: string; reason: PagedNobodyReason; ids: string[] }>();
-      const pagedNobody = (alert: PagedAlert, reason: PagedNobodyReason | null) => {
-        if (!reason) return;
-        const key = `${alert.tenant_id}|${reason}`;
-        (nobody.get(key) ?? nobody.set(key, { tenantId: alert.tenant_id, reason, ids: [] }).get(key)!).ids.push(alert.id);
-      };
+      const { marks: nobody, add: pagedNobody } = nobodyCollector();
       const fire = firer(trx, now);
       const policies = new Map<string, Promise<EscalationPolicy | null>>();
       for (const alert of alerts) {
@@ -178,8 +186,8 @@ export function createEscalationEngine(deps: EngineDeps) {
         const base = { id: alert.id, tenantId: alert.tenant_id, policyId: alert.escalation_policy_id, level: alert.escalation_level, nextStepAt: null, overdueCheckAt: null };
         if (plan.kind === 'stopped') updates.push({ ...base, state: 'stopped' });
         else if (plan.kind === 'unrouted') {
+          // The timeline says why from the columns (`none`, with or without a policy), as for a start decided at insert.
           updates.push({ ...base, state: 'none', policyId: plan.policyId });
-          events.push({ tenantId: alert.tenant_id, alertId: alert.id, at, kind: 'unrouted', detail: plan.policyName ? { reason: plan.reason, policyName: plan.policyName } : { reason: plan.reason } });
           pagedNobody(alert, pagedNobodyAtStart(plan, 0));
         } else {
           const level1 = await fire(alert, policy!, 1, false);
@@ -208,10 +216,11 @@ export function createEscalationEngine(deps: EngineDeps) {
    * other one goes to `act` with its policy as it is now. Alerts given the same values are written by one statement.
    */
   async function sweepBatch(now: Date, claim: WorkerClaim | undefined, { column, live, act }: DueSweep, limit: number, locked: (alerts: PagedAlert[]) => void) {
-    const { found, claimed, acted } = await db.transaction().execute(async (trx) => {
+    const { found, claimed, acted, marked } = await db.transaction().execute(async (trx) => {
       const alerts = await (column === 'next_step_at' ? unsafeLockDueSteps : unsafeLockDueOverdueChecks)(trx, dialect, now.toISOString(), limit);
       locked(alerts);
-      if (alerts.length === 0) return { found: 0, claimed: [], acted: [] as PagedAlert[] };
+      if (alerts.length === 0) return { found: 0, claimed: [], acted: [] as PagedAlert[], marked: [] };
+      const { marks, add: pagedNobody } = nobodyCollector();
       const policies = await policiesByIds(trx, alerts.filter(live).map((a) => a.escalation_policy_id!));
       const fire = firer(trx, now);
       const sets = new Map<string, { tenantId: string; values: EscalationValues; ids: string[] }>();
@@ -230,15 +239,18 @@ export function createEscalationEngine(deps: EngineDeps) {
         }
         const done = await act(alert, found.policy, fire);
         set(alert.tenant_id, done.values, alert.id);
+        pagedNobody(alert, done.pagedNobody);
         events.push(done.fired.event);
         pages.push(...done.fired.pages);
         acted.push(alert);
       }
       for (const u of sets.values()) await setEscalationMany(trx, u.tenantId, u.ids, u.values);
       await insertSystemEvents(trx, events);
-      return { found: alerts.length, claimed: await insertPages(trx, pages, now, claim), acted };
+      const marked = await markAll(trx, marks, now.toISOString());
+      return { found: alerts.length, claimed: await insertPages(trx, pages, now, claim), acted, marked };
     });
     delivery.adopt(claim, claimed, acted);
+    announce(marked);
     return { found, acted };
   }
 
@@ -268,7 +280,9 @@ export function createEscalationEngine(deps: EngineDeps) {
         act: async (alert, policy, fire) => {
           const level = alert.escalation_level + 1;
           const fired = await fire(alert, policy, level, false);
-          return { values: { escalation_level: level, next_step_at: fired.nextAt?.toISOString() ?? null }, fired };
+          // Level 1 of a start decided at insert: naming nobody who can be paged is marked, as the start sweep does.
+          const pagedNobody = level === 1 && fired.pages.length === 0 ? 'nobody_on_level' : null;
+          return { values: { escalation_level: level, next_step_at: fired.nextAt?.toISOString() ?? null }, fired, pagedNobody };
         },
       })
     ).found;

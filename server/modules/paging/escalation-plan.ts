@@ -45,6 +45,27 @@ export function pagedNobodyAtStart(plan: StartPlan, level1Pages: number): PagedN
   return null;
 }
 
+/**
+ * An alert's escalation as decided when it is inserted (issue 26), so it is written once: with no policy or no time for
+ * its priority it is done (`none`; no policy also marks it as having paged nobody); otherwise it runs, level 1 due at
+ * once (`nextStepAt`: the worker's step sweep fires it from that index, as every later level) and its overdue check at
+ * the priority's target. The timeline shows an unrouted alert's reason from these columns.
+ */
+export interface InsertStart {
+  state: 'running' | 'none';
+  policyId: string | null;
+  nextStepAt: string | null;
+  overdueCheckAt: string | null;
+  pagedNobody: PagedNobodyReason | null;
+}
+
+export function startAtInsert(alert: { priority: string; created_at: string }, policy: EscalationPolicy | null): InsertStart {
+  const plan = planStart({ status: 'new', ...alert }, policy, new Date(alert.created_at));
+  if (plan.kind === 'start') return { state: 'running', policyId: plan.policyId, nextStepAt: alert.created_at, overdueCheckAt: plan.overdueCheckAt.toISOString(), pagedNobody: null };
+  const policyId = plan.kind === 'unrouted' ? plan.policyId : null;
+  return { state: 'none', policyId, nextStepAt: null, overdueCheckAt: null, pagedNobody: pagedNobodyAtStart(plan, 0) };
+}
+
 /** The schedules a level pages (their on-call people are read for it). */
 export const levelSchedules = (policy: EscalationPolicy, level: number) => policy[LEVELS[level - 1]].scheduleIds;
 

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps.ts';
 import { createEscalationEngine } from './escalation-engine.ts';
+import { EscalationRouting } from './escalation-start.ts';
 import { createHandoverNotifier, HANDOVER_JOB } from './handover.ts';
 import { PAGES_JOB } from './page-delivery.ts';
 import { createPageSummaries, SUMMARY_JOB } from './page-summary.ts';
@@ -13,6 +14,9 @@ import { createPageSummaries, SUMMARY_JOB } from './page-summary.ts';
  * 1,000 events/s 14.5 → 7.4 ms; at full load, where the sweeps then run about every 0.1 s, 15 → 29 ms.
  */
 const NEW_ALERT_WAKE_MS = 100;
+
+/** The routes whose writes can change a tenant's escalation routing (see the onSend hook below). */
+const ROUTING_RESOURCES = /^\/api\/tenants\/:tenantId\/(escalationPolicies|integrations|clients|notification-preferences|members)(\/|$)/;
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -32,6 +36,21 @@ async function paging(app: FastifyInstance, deps: Deps) {
   const engine = createEscalationEngine({ db: deps.db, dialect: deps.dialect, notifier, publicUrl, sendsInFlight: deps.config.pageSendsInFlight, stormLimit: deps.config.pageStormLimit, bus: deps.bus, log: app.log });
   const handover = createHandoverNotifier({ db: deps.db, notifier, publicUrl });
   app.decorate('paging', { engine });
+  // New alerts are written with their escalation decided (level 1 due at once, for the step sweep), their routing
+  // cached per tenant and forgotten on every instance when it changes.
+  const routing = new EscalationRouting(deps.db);
+  deps.bus.onInvalidateRouting((tenantIds) => routing.invalidate(tenantIds));
+  app.alerts.ingest.useEscalationStart(routing.decide);
+  // Whatever changes which policy governs a tenant's new alerts is a write under one of these resources (its
+  // policies, an integration's or client's policy, someone's subscriptions): any such write that succeeded forgets
+  // the tenant's routing everywhere, before the answer leaves (a caller that triggers right after it is routed anew).
+  app.addHook('onSend', async (req, reply) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || reply.statusCode >= 400) return;
+    const url = req.routeOptions.url;
+    if (!url || !ROUTING_RESOURCES.test(url)) return;
+    const tenantId = (req.params as { tenantId?: unknown }).tenantId;
+    if (typeof tenantId === 'string') deps.bus.invalidateRouting([tenantId]);
+  });
   jobs.handleBatch(PAGES_JOB, engine.pagesHandler);
   jobs.handle(HANDOVER_JOB, handover.handler);
   jobs.handle(SUMMARY_JOB, createPageSummaries({ db: deps.db, notifier, publicUrl }).handler);
@@ -43,4 +62,4 @@ async function paging(app: FastifyInstance, deps: Deps) {
   });
 }
 
-export const pagingPlugin = fp(paging, { name: 'paging', dependencies: ['jobs', 'notifications'] });
+export const pagingPlugin = fp(paging, { name: 'paging', dependencies: ['jobs', 'notifications', 'alert-runtime'] });

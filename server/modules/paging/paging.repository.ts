@@ -305,3 +305,8 @@ export async function unsafeFindShortAckLink(db: DB, code: string) {
     .where('short_code', '=', code)
     .executeTakeFirst();
 }
+
+/** Whether anyone in the tenant subscribes to alerts (client, priority or tag): their new alerts take the start sweep. */
+export async function tenantHasSubscriptions(db: DB, tenantId: string): Promise<boolean> {
+  return (await db.selectFrom('alert_subscriptions').select('id').where('tenant_id', '=', tenantId).limit(1).executeTakeFirst()) !== undefined;
+}

@@ -9,6 +9,15 @@ const OPEN = sql<SqlBool>`status in ('new', 'acknowledged', 'in_progress')`;
 /** What the ingestion upsert returns for each row: the alert it created or updated. */
 export type UpsertedAlert = Pick<AlertsTable, 'id' | 'integration_id' | 'dedup_key' | 'status' | 'priority' | 'updated_at'>;
 
+/**
+ * The columns the upsert inserts: what ingestion stores of an event, and the escalation as decided at insert time
+ * (issue 26; paging's escalation-start.ts), which a repeat of an open alert leaves as it is.
+ */
+const INSERT_COLUMNS = [...UPSERT_COLUMNS, 'escalation_state', 'escalation_policy_id', 'escalation_level', 'next_step_at', 'overdue_check_at', 'paged_nobody_at', 'paged_nobody_reason'] as const satisfies ReadonlyArray<keyof AlertsTable>;
+
+/** What a row inserts when its escalation was not decided: the start sweep's (`pending`). */
+const UNDECIDED = { escalation_state: 'pending', escalation_policy_id: null, escalation_level: 0, next_step_at: null, overdue_check_at: null, paged_nobody_at: null, paged_nobody_reason: null } as const;
+
 /** One multi-row upsert, on the pool or inside the caller's transaction (`on`). */
 export type AlertUpsert = (rows: AlertsTable[], on?: DB) => Promise<UpsertedAlert[]>;
 
@@ -24,7 +33,7 @@ export function alertUpsert(db: DB): AlertUpsert {
   const statement = (n: number) => {
     let c = compiled.get(n);
     if (c) return c;
-    const placeholder = Object.fromEntries(UPSERT_COLUMNS.map((col) => [col, col === 'occurrences' ? 1 : 'x'])) as unknown as AlertsTable;
+    const placeholder = Object.fromEntries(INSERT_COLUMNS.map((col) => [col, col === 'occurrences' || col === 'escalation_level' ? 1 : 'x'])) as unknown as AlertsTable;
     c = db
       .insertInto('alerts')
       .values(Array.from({ length: n }, () => placeholder))
@@ -40,13 +49,16 @@ export function alertUpsert(db: DB): AlertUpsert {
       )
       .returning(['id', 'integration_id', 'dedup_key', 'status', 'priority', 'updated_at'])
       .compile() as CompiledQuery<UpsertedAlert>;
-    if (c.parameters.length !== n * UPSERT_COLUMNS.length) throw new Error('unexpected parameter layout of the alert upsert');
+    if (c.parameters.length !== n * INSERT_COLUMNS.length) throw new Error('unexpected parameter layout of the alert upsert');
     compiled.set(n, c);
     return c;
   };
   return async (rows, on = db) => {
     const parameters: unknown[] = [];
-    for (const r of rows) for (const c of UPSERT_COLUMNS) parameters.push(r[c]);
+    for (const r of rows) {
+      const row = r.escalation_state ? r : { ...UNDECIDED, ...r };
+      for (const c of INSERT_COLUMNS) parameters.push(row[c]);
+    }
     const result = await on.executeQuery<UpsertedAlert>({ ...statement(rows.length), parameters });
     return result.rows;
   };

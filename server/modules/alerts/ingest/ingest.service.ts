@@ -13,6 +13,12 @@ import { alertUpsert, applyIntegrationTransition, type AlertUpsert, type Upserte
 import { clip, type NormalizedEvent } from './ingest.mappers.ts';
 import { cancelAlertJobs } from '../../../jobs/jobs.repository.ts';
 
+/**
+ * Fills in, in place, the escalation columns of rows about to be inserted (paging's escalation routing, handed in by
+ * the paging plugin: the alerts module does not import paging). A row it leaves alone is inserted `pending`.
+ */
+export type DecideEscalation = (rows: AlertInsert[], on?: DB) => Promise<void>;
+
 export interface IngestOutcome {
   result: IngestResult;
   alertId: string | null;
@@ -45,14 +51,21 @@ class TriggerWriter {
   private inflight = 0;
   private scheduled = false;
   /** The batched upsert's statement, compiled once per batch size (ingest.repository.ts). */
-  readonly upsert: AlertUpsert;
+  private readonly statement: AlertUpsert;
+  decide: DecideEscalation | null = null;
 
   constructor(
     db: DB,
     private readonly maxInflight: number,
   ) {
-    this.upsert = alertUpsert(db);
+    this.statement = alertUpsert(db);
   }
+
+  /** The upsert of new rows with their escalation decided first. */
+  readonly upsert: AlertUpsert = async (rows, on) => {
+    if (this.decide) await this.decide(rows, on);
+    return this.statement(rows, on);
+  };
 
   write(row: AlertInsert) {
     return new Promise<{ stored: UpsertedAlert; created: boolean }>((resolve, reject) => {
@@ -137,6 +150,11 @@ export class IngestService {
   ) {
     // SQLite has one connection: one batch at a time. PostgreSQL overlaps a few batches over its pool.
     this.writer = new TriggerWriter(db, dialect === 'sqlite' ? 1 : 4);
+  }
+
+  /** Escalations are decided at insert time from here on (the paging plugin hands in its routing). */
+  useEscalationStart(decide: DecideEscalation) {
+    this.writer.decide = decide;
   }
 
   async process(integration: IntegrationAuth, ev: NormalizedEvent): Promise<IngestOutcome> {

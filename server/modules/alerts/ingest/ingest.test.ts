@@ -150,6 +150,7 @@ describeEachDatabase('ingestion', (t) => {
       expect(d.acknowledgedByName).toBe('Prometheus');
       expect(d.timeline.map((e: any) => [e.kind, e.actorType])).toEqual([
         ['triggered', 'integration'],
+        ['unrouted', 'system'],
         ['repeated', 'integration'],
         ['acknowledged', 'integration'],
       ]);

@@ -1,0 +1,101 @@
+import type { DB } from '../../db/database.ts';
+import type { AlertsTable } from '../../db/schema.ts';
+import type { EscalationPolicy } from '../../../contract/escalation.ts';
+import { policyForAlert } from '../escalation/escalation-policies.service.ts';
+import { startAtInsert } from './escalation-plan.ts';
+import { tenantHasSubscriptions } from './paging.repository.ts';
+
+/** The escalation columns a new alert is inserted with. */
+export type StartColumns = Pick<AlertsTable, 'escalation_state' | 'escalation_policy_id' | 'escalation_level' | 'next_step_at' | 'overdue_check_at' | 'paged_nobody_at' | 'paged_nobody_reason'>;
+
+/** What the decision reads of a row about to be inserted. */
+type NewAlert = Pick<AlertsTable, 'tenant_id' | 'integration_id' | 'client_id' | 'priority' | 'created_at'>;
+
+/**
+ * Decides the escalation columns of rows about to be inserted, in place; a row it cannot decide stays `pending`. What
+ * it must read it reads on `on`: the connection of the caller's transaction (SQLite has only the one).
+ */
+export type DecideStart = (rows: Array<NewAlert & Partial<StartColumns>>, on?: DB) => Promise<void>;
+
+/** A tenant's cached routing: whether anyone subscribes, and the governing policy per (integration, client). */
+interface TenantRouting {
+  loadedAt: number;
+  subscriptions: boolean | null;
+  policies: Map<string, EscalationPolicy | null>;
+}
+
+/** How long a tenant's routing is trusted without hearing of a change (a safety net under the bus's invalidations). */
+export const ROUTING_TTL_MS = 30_000;
+const MAX_TENANTS = 10_000;
+const MAX_KEYS_PER_TENANT = 5_000;
+
+/**
+ * Escalation routing decided at insert time (issue 26): which policy governs a new alert, cached per tenant and
+ * (integration, client), so ingestion writes each alert once with its escalation state and level 1 due, and an alert
+ * no policy applies to costs nothing but its insert. Every write that changes routing (a policy, the policy of an
+ * integration or client, someone's subscriptions) invalidates the tenant on every instance through the bus; a
+ * reconnected bus (which may have missed some) clears everything, and entries expire after ROUTING_TTL_MS anyway.
+ *
+ * Tenants where someone subscribes to alerts keep the start sweep (`pending`): it pages the subscribers with level 1.
+ * A look-up that fails (the database away) leaves its rows `pending` too: the start sweep decides them later, so
+ * nothing is lost and ingestion does not fail for it. Only answers are cached, never a look-up in flight: a caller
+ * inside a transaction must not wait for a query queued behind its own connection (SQLite has one).
+ */
+export class EscalationRouting {
+  private tenants = new Map<string, TenantRouting>();
+
+  constructor(
+    private readonly db: DB,
+    private readonly clock: () => number = Date.now,
+  ) {}
+
+  /** Forgets the routing of these tenants (null: of every tenant). */
+  invalidate(tenantIds: string[] | null) {
+    if (tenantIds === null) this.tenants.clear();
+    else for (const id of tenantIds) this.tenants.delete(id);
+  }
+
+  private tenant(tenantId: string): TenantRouting {
+    const at = this.clock();
+    const hit = this.tenants.get(tenantId);
+    if (hit && at - hit.loadedAt < ROUTING_TTL_MS) return hit;
+    if (this.tenants.size >= MAX_TENANTS) this.tenants.clear();
+    const fresh: TenantRouting = { loadedAt: at, subscriptions: null, policies: new Map() };
+    this.tenants.set(tenantId, fresh);
+    return fresh;
+  }
+
+  readonly decide: DecideStart = async (rows, on = this.db) => {
+    for (const row of rows) {
+      try {
+        const routing = this.tenant(row.tenant_id);
+        routing.subscriptions ??= await tenantHasSubscriptions(on, row.tenant_id);
+        if (routing.subscriptions) continue;
+        const key = `${row.integration_id ?? ''}|${row.client_id ?? ''}`;
+        let policy = routing.policies.get(key);
+        if (policy === undefined) {
+          policy = await policyForAlert(on, row.tenant_id, { integrationId: row.integration_id, clientId: row.client_id });
+          if (routing.policies.size >= MAX_KEYS_PER_TENANT) routing.policies.clear();
+          routing.policies.set(key, policy);
+        }
+        Object.assign(row, columnsFor(row, policy));
+      } catch {
+        // Left pending: the start sweep decides it once the database answers.
+      }
+    }
+  };
+}
+
+/** The columns of a decided start (escalation-plan.ts's `startAtInsert`). */
+export function columnsFor(row: NewAlert, policy: EscalationPolicy | null): StartColumns {
+  const s = startAtInsert(row, policy);
+  return {
+    escalation_state: s.state,
+    escalation_policy_id: s.policyId,
+    escalation_level: 0,
+    next_step_at: s.nextStepAt,
+    overdue_check_at: s.overdueCheckAt,
+    paged_nobody_at: s.pagedNobody ? row.created_at : null,
+    paged_nobody_reason: s.pagedNobody,
+  };
+}
