@@ -10,7 +10,7 @@ export const REDACTED = '[redacted]';
  * calendar feed's secret, an acknowledge link's token (API and page). Compared decoded and lowercased, as a router
  * that decodes `%65vents` to `events` would route it.
  */
-const SECRET_AFTER = [['ingest', 'alertmanager'], ['ingest', 'events'], ['v2', 'enqueue'], ['invitations'], ['calendarfeeds'], ['ack']];
+const SECRET_AFTER = [['ingest', 'alertmanager'], ['ingest', 'events'], ['v2', 'enqueue'], ['invitations'], ['calendarfeeds'], ['ack'], ['api', 'heartbeat']];
 
 const decodedSegment = (segment: string) => {
   try {

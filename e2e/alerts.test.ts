@@ -156,12 +156,12 @@ describe.skipIf(!chromiumAvailable())('alerts in Chromium', () => {
     await page.getByTestId('history-search').fill('disk 95');
     await expect.poll(() => page.getByTestId('history-table').innerText()).toContain('Disk 95% full on db-1');
     await screenshot(page, 'alerts-history-light');
-    // The sidebar's Alerts is this history (marked as the current page); Reports and Settings are not offered yet.
+    // The sidebar's Alerts is this history (marked as the current page); Settings is not offered yet (Reports is: issue 31).
     await page.goto(`${server.url}/app/dashboard`);
     await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Alerts' }).click();
     await page.waitForURL('**/app/alerts/history');
     await expect.poll(() => page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: 'Alerts' }).getAttribute('aria-current')).toBe('page');
-    expect(await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: /^(Reports|Settings)$/ }).count()).toBe(0);
+    expect(await page.getByRole('navigation', { name: 'Main navigation' }).getByRole('link', { name: /^Settings$/ }).count()).toBe(0);
     await page.getByRole('button', { name: 'Disk 95% full on db-1' }).click();
     await expect.poll(() => page.getByRole('dialog').getByRole('button', { name: 'Close alert' }).isVisible()).toBe(true);
     await page.getByRole('dialog').getByRole('button', { name: 'Close alert' }).click();

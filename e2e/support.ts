@@ -32,7 +32,7 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<E2ES
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-e2e-db-'));
   const mailer = new MemoryMailer();
   // Every browser of a run registers from 127.0.0.1: the per-address registration limit is for the world, not for us.
-  const base = loadConfig({ REGISTER_LIMIT_IP: '1000' });
+  const base = loadConfig({ REGISTER_LIMIT_IP: '1000', INBOUND_SMTP_PORT: '0' });
   const config: Config = { ...base, databaseUrl: path.join(dir, 'e2e.db'), webDir: inject('webDir'), logLevel: 'warn', port: 0, host: '127.0.0.1', ...overrides };
   // The public URL must match the port the server gets, for CSRF checks and emailed links.
   const { app, deps } = await buildApp({ ...config, publicUrl: 'http://127.0.0.1:0' }, { mailer, logger: false });

@@ -74,6 +74,13 @@ export interface Config {
    * (SENTRY_DSN_WEB, else SENTRY_DSN), handed to the browser at run time through /api/config.
    */
   sentry: { serverDsn: string | null; webDsn: string | null };
+  /**
+   * Email to alert: the SMTP listener (INBOUND_SMTP_PORT, default 2525; `0` turns it off, which is `port: null`; a
+   * config given in code may say `port: 0` for a free port the OS picks, as tests do), on HOST, for the mail domain
+   * of the integrations' addresses (INBOUND_EMAIL_DOMAIN, default the host of PUBLIC_URL). STARTTLS is offered only
+   * with a certificate (INBOUND_SMTP_TLS_CERT and INBOUND_SMTP_TLS_KEY, PEM file paths, read at start).
+   */
+  inboundMail: { port: number | null; host: string; domain: string; tls: { certFile: string; keyFile: string } | null };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -144,7 +151,33 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     production: env.NODE_ENV === 'production',
     metricsToken: env.METRICS_TOKEN || null,
     sentry: { serverDsn: env.SENTRY_DSN || null, webDsn: env.SENTRY_DSN_WEB || env.SENTRY_DSN || null },
+    inboundMail: inboundMail(env, publicUrl),
   };
+}
+
+/**
+ * INBOUND_SMTP_*: a port that is not a whole number 0–65535, a domain that is not a host name, or only half of the
+ * TLS pair stops the server at start: mail silently not listened for is worse than a server that says why it will
+ * not start.
+ */
+function inboundMail(env: NodeJS.ProcessEnv, publicUrl: string): Config['inboundMail'] {
+  const rawPort = (env.INBOUND_SMTP_PORT ?? '2525').trim();
+  const port = Number(rawPort);
+  if (!/^\d+$/.test(rawPort) || port > 65_535) throw new Error(`INBOUND_SMTP_PORT must be a port number, or 0 to turn inbound mail off (got "${rawPort}")`);
+  let fallback = 'localhost';
+  try {
+    fallback = new URL(publicUrl).hostname || fallback;
+  } catch {
+    // An unparsable PUBLIC_URL fails elsewhere; the mail domain then needs INBOUND_EMAIL_DOMAIN.
+  }
+  const domain = (env.INBOUND_EMAIL_DOMAIN ?? '').trim().toLowerCase() || fallback.toLowerCase();
+  if (!/^(?=.{1,253}$)[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/.test(domain)) {
+    throw new Error(`INBOUND_EMAIL_DOMAIN must be a domain name such as alerts.example.com (got "${domain}")`);
+  }
+  const certFile = env.INBOUND_SMTP_TLS_CERT?.trim();
+  const keyFile = env.INBOUND_SMTP_TLS_KEY?.trim();
+  if (!certFile !== !keyFile) throw new Error('INBOUND_SMTP_TLS_CERT and INBOUND_SMTP_TLS_KEY go together: set both or neither');
+  return { port: port === 0 ? null : port, host: env.HOST ?? '0.0.0.0', domain, tls: certFile && keyFile ? { certFile, keyFile } : null };
 }
 
 /** Push services want an https: URL or a mailto: address naming who runs the server. */

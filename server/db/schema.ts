@@ -220,6 +220,10 @@ export interface IntegrationsTable {
   last_used_at: string | null;
   /** The escalation policy for alerts through this key (migration 0008); null: the client's, else the default. */
   escalation_policy_id: string | null;
+  /** The local part of the integration's email address (migration 0022): random, unique, renewable. */
+  email_token: string | null;
+  /** Its email rules as JSON (contract EmailSettings); null: the defaults (migration 0022). */
+  email_settings: string | null;
 }
 
 export interface AlertsTable {
@@ -515,4 +519,43 @@ export interface ApprovalTables {
   approval_attachment_chunks: ApprovalAttachmentChunksTable;
 }
 
-export interface Database extends CoreTables, MembersProfileTables, AlertTables, SystemTables, EscalationTables, OnCallTables, PagingTables, ApprovalTables {}
+// --- Heartbeat monitors (migration 0021). ---
+/** A scheduled job's check-in: state, deadlines (see modules/heartbeats/heartbeat-state.ts) and its alert's sync. */
+export interface HeartbeatsTable {
+  id: string;
+  tenant_id: string;
+  client_id: string | null;
+  name: string;
+  interval_minutes: number;
+  grace_minutes: number;
+  priority: 'critical' | 'high' | 'medium' | 'low' | 'info';
+  /** SHA-256 of the ping URL's secret; the secret itself is shown once. */
+  token_hash: string;
+  token_prefix: string;
+  state: 'new' | 'up' | 'late' | 'down' | 'paused';
+  period_start_at: string | null;
+  run_started_at: string | null;
+  last_ping_at: string | null;
+  last_fail_at: string | null;
+  /** When the worker looks at it next (its next deadline); null with none to come. */
+  next_check_at: string | null;
+  /** Bumped by every write: each one is conditional on the version it read. */
+  version: number;
+  /** 1 from going down until a success ping: an alert is wanted open. */
+  alert_wanted: number;
+  /** Bumped when alert_wanted changes; the alert is in sync once the change of that number went through ingestion. */
+  alert_seq: number;
+  /** When the worker retries a change of the alert not yet through ingestion; null when in sync. */
+  alert_sync_due_at: string | null;
+  alert_id: string | null;
+  created_by: string | null;
+  created_by_name: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface HeartbeatTables {
+  heartbeats: HeartbeatsTable;
+}
+
+export interface Database extends CoreTables, MembersProfileTables, AlertTables, SystemTables, EscalationTables, OnCallTables, PagingTables, ApprovalTables, HeartbeatTables {}

@@ -17,7 +17,7 @@ describe('error reporting (production mode, SENTRY_DSN set)', () => {
   beforeAll(async () => {
     receiver = await reportingService();
     const config = {
-      ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', NODE_ENV: 'production', SENTRY_DSN: receiver.dsn, JOB_WORKER: 'false' }),
+      ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', NODE_ENV: 'production', SENTRY_DSN: receiver.dsn, JOB_WORKER: 'false', INBOUND_SMTP_PORT: '0' }),
       databaseUrl: path.join(tmpDir, 'test.db'),
       webDir: null,
       logLevel: 'silent',

@@ -34,7 +34,7 @@ export function useLoggedApp(db: TestDatabase, opts: { logLevel: string; mailer?
   beforeAll(async () => {
     if (db.name === 'sqlite') tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-log-'));
     const config = {
-      ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', ...opts.env }),
+      ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', INBOUND_SMTP_PORT: '0', ...opts.env }),
       databaseUrl: tmpDir ? path.join(tmpDir, 'test.db') : db.url,
       databaseSchema: schema,
       webDir: null,

@@ -65,7 +65,9 @@ export async function startTestApp(
   const config: Config = {
     // Test files register many owners from one address; the registration limit has its own test (auth.test.ts).
     // No job worker running by itself: paging tests drive it with `app.jobs.worker.runDue()` and a moved clock.
-    ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', REGISTER_LIMIT_IP: '100000', JOB_WORKER: 'false' }),
+    // No SMTP listener, so the many test apps do not compete for port 2525: the inbound-mail tests turn it on at a
+    // free port with `overrides: { inboundMail: inboundMailOn() }` and read the port from `app.inboundMail.port()`.
+    ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', REGISTER_LIMIT_IP: '100000', JOB_WORKER: 'false', INBOUND_SMTP_PORT: '0' }),
     databaseUrl,
     databaseSchema,
     webDir: null,
@@ -87,6 +89,9 @@ export async function startTestApp(
     },
   };
 }
+
+/** The SMTP listener on, at a port the OS picks on the loopback address, for `overrides.inboundMail`. */
+export const inboundMailOn = (domain = 'alerts.test'): Config['inboundMail'] => ({ port: 0, host: '127.0.0.1', domain, tls: null });
 
 /** Removes a test's database: its temporary SQLite folder, or its PostgreSQL schema. */
 export async function removeTestDatabase(db: TestDatabase, made: { tmpDir: string | null; schema: string | null }) {

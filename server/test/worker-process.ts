@@ -4,7 +4,7 @@
 import { buildApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 
-const config = { ...loadConfig(), webDir: null, logLevel: 'silent' as const, jobWorker: true };
+const config = { ...loadConfig({ INBOUND_SMTP_PORT: '0', ...process.env }), webDir: null, logLevel: 'silent' as const, jobWorker: true };
 const { app } = await buildApp(config, { logger: false, pollMs: 50 });
 await app.ready();
 process.send?.('ready');

@@ -26,7 +26,9 @@ export async function updateIntegration(
   db: DB,
   tenantId: string,
   id: string,
-  set: Partial<Pick<IntegrationsTable, 'name' | 'client_id' | 'escalation_policy_id' | 'key_hash' | 'key_prefix' | 'revoked_at' | 'revoked_by' | 'updated_at'>>,
+  set: Partial<
+    Pick<IntegrationsTable, 'name' | 'client_id' | 'escalation_policy_id' | 'key_hash' | 'key_prefix' | 'revoked_at' | 'revoked_by' | 'updated_at' | 'email_token' | 'email_settings'>
+  >,
 ) {
   const r = await db.updateTable('integrations').set(set).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
   return Number(r.numUpdatedRows) > 0;
@@ -41,6 +43,18 @@ export async function unsafeFindIntegrationByKeyHash(db: DB, keyHash: string) {
     .selectFrom('integrations')
     .select(['id', 'tenant_id', 'client_id', 'name', 'revoked_at'])
     .where('key_hash', '=', keyHash)
+    .executeTakeFirst();
+}
+
+/**
+ * The integration an email address token belongs to, across every tenant: the address is all an inbound mail names,
+ * so this lookup is deliberately unscoped.
+ */
+export async function unsafeFindIntegrationByEmailToken(db: DB, token: string) {
+  return db
+    .selectFrom('integrations')
+    .select(['id', 'tenant_id', 'client_id', 'name', 'revoked_at', 'email_settings'])
+    .where('email_token', '=', token)
     .executeTakeFirst();
 }
 

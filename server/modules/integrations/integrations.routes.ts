@@ -14,6 +14,7 @@ import {
   createIntegration,
   editIntegration,
   listTenantIntegrations,
+  renewEmailAddress,
   revokeIntegration,
   rotateIntegrationKey,
 } from './integrations.service.ts';
@@ -27,7 +28,7 @@ const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody,
 export function registerIntegrationRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const { db, bus, config } = deps;
-  const svc = { db, bus, publicUrl: () => config.publicUrl };
+  const svc = { db, bus, publicUrl: () => config.publicUrl, emailDomain: () => config.inboundMail.domain };
   const base = '/api/tenants/:tenantId/integrations';
 
   r.get(
@@ -58,6 +59,13 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Deps) {
     `${base}/:integrationId/rotate`,
     { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, response: { 200: IntegrationWithKey, ...errors } } },
     async (req) => rotateIntegrationKey(svc, req.tenantContext, req.params.integrationId),
+  );
+
+  // A new email address (the old one answers 550 from now on); the mail rules stay.
+  r.post(
+    `${base}/:integrationId/renew-email`,
+    { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, response: { 200: Integration, ...errors } } },
+    async (req) => renewEmailAddress(svc, req.tenantContext, req.params.integrationId),
   );
 
   r.post(

@@ -1,24 +1,38 @@
 import { randomUUID } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
 import { now } from '../../db/database.ts';
-import { INTEGRATION_MSG, type Integration, type IntegrationWithKey } from '../../../contract/integrations.ts';
+import { INTEGRATION_MSG, type EmailSettings, type EmailSettingsChange, type Integration, type IntegrationWithKey } from '../../../contract/integrations.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
-import { newIntegrationKey } from './integration-keys.ts';
+import { newIntegrationKey, type IntegrationAuth } from './integration-keys.ts';
+import { emailAddressOf, looksLikeEmailToken, mergeEmailSettings, newEmailToken, readEmailSettings } from './integration-email.ts';
 import { existingClientIds } from '../clients/clients.service.ts';
 import { writeWithPolicyRef } from '../escalation/escalation-policies.service.ts';
-import { findIntegration, insertIntegration, listIntegrations, updateIntegration, type IntegrationRow } from './integrations.repository.ts';
+import {
+  findIntegration,
+  insertIntegration,
+  listIntegrations,
+  unsafeFindIntegrationByEmailToken,
+  updateIntegration,
+  type IntegrationRow,
+} from './integrations.repository.ts';
 
 export interface IntegrationServiceDeps {
   db: DB;
   bus: AlertBus;
   /** Read at each call: the public URL can be settled after start (tests learn their port only once listening). */
   publicUrl: () => string;
+  /** The domain of the integrations' email addresses (INBOUND_EMAIL_DOMAIN). */
+  emailDomain: () => string;
 }
 
-export function toIntegration(row: IntegrationRow, publicUrl: string): Integration {
+function present(deps: IntegrationServiceDeps, row: IntegrationRow): Integration {
+  return toIntegration(row, deps.publicUrl(), deps.emailDomain());
+}
+
+export function toIntegration(row: IntegrationRow, publicUrl: string, emailDomain: string): Integration {
   return {
     id: row.id,
     name: row.name,
@@ -37,6 +51,8 @@ export function toIntegration(row: IntegrationRow, publicUrl: string): Integrati
       alertmanager: `${publicUrl}/api/ingest/alertmanager`,
       events: `${publicUrl}/api/ingest/events`,
     },
+    emailAddress: row.revoked_at ? null : emailAddressOf(row.email_token, emailDomain),
+    emailSettings: readEmailSettings(row.email_settings),
   };
 }
 
@@ -66,10 +82,16 @@ export async function getManagedIntegration(db: DB, ctx: TenantContext, id: stri
 export async function listTenantIntegrations(deps: IntegrationServiceDeps, ctx: TenantContext) {
   authorize(ctx, 'manageIntegrations');
   const rows = await listIntegrations(deps.db, ctx.tenant.id);
-  return { items: rows.map((r) => toIntegration(r, deps.publicUrl())), total: rows.length, page: 1, pageSize: Math.max(rows.length, 1) };
+  return { items: rows.map((r) => present(deps, r)), total: rows.length, page: 1, pageSize: Math.max(rows.length, 1) };
 }
 
-export async function createIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, input: { name: string; clientId: string | null; escalationPolicyId?: string | null }): Promise<IntegrationWithKey> {
+const settingsJson = (settings: EmailSettings) => JSON.stringify(settings);
+
+export async function createIntegration(
+  deps: IntegrationServiceDeps,
+  ctx: TenantContext,
+  input: { name: string; clientId: string | null; escalationPolicyId?: string | null; emailSettings?: EmailSettingsChange },
+): Promise<IntegrationWithKey> {
   authorize(ctx, 'manageIntegrations');
   await checkClient(deps.db, ctx.tenant.id, input.clientId);
   const { key, hash, prefix } = newIntegrationKey();
@@ -90,24 +112,61 @@ export async function createIntegration(deps: IntegrationServiceDeps, ctx: Tenan
     revoked_at: null,
     revoked_by: null,
     last_used_at: null,
+    email_token: newEmailToken(),
+    email_settings: input.emailSettings ? settingsJson(mergeEmailSettings(readEmailSettings(null), input.emailSettings)) : null,
   };
   await writeWithPolicyRef(deps.db, ctx.tenant.id, input.escalationPolicyId, () => insertIntegration(deps.db, row));
-  return { integration: toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl()), key };
+  return { integration: present(deps, await load(deps, ctx.tenant.id, id)), key };
 }
 
-export async function editIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, id: string, input: { name?: string; clientId?: string | null; escalationPolicyId?: string | null }) {
+export async function editIntegration(
+  deps: IntegrationServiceDeps,
+  ctx: TenantContext,
+  id: string,
+  input: { name?: string; clientId?: string | null; escalationPolicyId?: string | null; emailSettings?: EmailSettingsChange },
+) {
   authorize(ctx, 'manageIntegrations');
-  await load(deps, ctx.tenant.id, id);
+  const current = await load(deps, ctx.tenant.id, id);
   await checkClient(deps.db, ctx.tenant.id, input.clientId);
   const set = {
     ...(input.name !== undefined ? { name: input.name } : {}),
     ...(input.clientId !== undefined ? { client_id: input.clientId } : {}),
     ...(input.escalationPolicyId !== undefined ? { escalation_policy_id: input.escalationPolicyId } : {}),
+    ...(input.emailSettings !== undefined ? { email_settings: settingsJson(mergeEmailSettings(readEmailSettings(current.email_settings), input.emailSettings)) } : {}),
     updated_at: now(),
   };
   await writeWithPolicyRef(deps.db, ctx.tenant.id, input.escalationPolicyId, () => updateIntegration(deps.db, ctx.tenant.id, id, set));
   deps.bus.invalidateIntegrations([id]);
-  return toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl());
+  return present(deps, await load(deps, ctx.tenant.id, id));
+}
+
+/** A new email address for the integration; mail to the old one is refused at once, on every instance. */
+export async function renewEmailAddress(deps: IntegrationServiceDeps, ctx: TenantContext, id: string): Promise<Integration> {
+  authorize(ctx, 'manageIntegrations');
+  const row = await load(deps, ctx.tenant.id, id);
+  if (row.revoked_at) throw conflict(INTEGRATION_MSG.revoked);
+  await updateIntegration(deps.db, ctx.tenant.id, id, { email_token: newEmailToken(), updated_at: now() });
+  deps.bus.invalidateIntegrations([id]);
+  return present(deps, await load(deps, ctx.tenant.id, id));
+}
+
+/** What inbound mail needs of the integration an address belongs to; `revoked` ones refuse mail. */
+export interface IntegrationMailbox {
+  auth: IntegrationAuth;
+  settings: EmailSettings;
+  revoked: boolean;
+}
+
+/** The integration whose address has this local part (any tenant: the address is all a mail names), or null. */
+export async function findIntegrationMailbox(db: DB, token: string): Promise<IntegrationMailbox | null> {
+  if (!looksLikeEmailToken(token)) return null;
+  const row = await unsafeFindIntegrationByEmailToken(db, token);
+  if (!row) return null;
+  return {
+    auth: { id: row.id, tenantId: row.tenant_id, clientId: row.client_id, name: row.name },
+    settings: readEmailSettings(row.email_settings),
+    revoked: row.revoked_at !== null,
+  };
 }
 
 /** A new key for the integration; the old one stops working at once, on every instance. */
@@ -118,7 +177,7 @@ export async function rotateIntegrationKey(deps: IntegrationServiceDeps, ctx: Te
   const { key, hash, prefix } = newIntegrationKey();
   await updateIntegration(deps.db, ctx.tenant.id, id, { key_hash: hash, key_prefix: prefix, updated_at: now() });
   deps.bus.invalidateIntegrations([id]);
-  return { integration: toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl()), key };
+  return { integration: present(deps, await load(deps, ctx.tenant.id, id)), key };
 }
 
 export async function revokeIntegration(deps: IntegrationServiceDeps, ctx: TenantContext, id: string) {
@@ -129,5 +188,5 @@ export async function revokeIntegration(deps: IntegrationServiceDeps, ctx: Tenan
     await updateIntegration(deps.db, ctx.tenant.id, id, { revoked_at: at, revoked_by: ctx.user.id, updated_at: at });
     deps.bus.invalidateIntegrations([id]);
   }
-  return toIntegration(await load(deps, ctx.tenant.id, id), deps.publicUrl());
+  return present(deps, await load(deps, ctx.tenant.id, id));
 }

@@ -58,6 +58,7 @@ describeEachDatabase('integrations', (t) => {
       ['POST', base, { name: 'x' }],
       ['PATCH', `${base}/${id}`, { name: 'y' }],
       ['POST', `${base}/${id}/rotate`, {}],
+      ['POST', `${base}/${id}/renew-email`, {}],
       ['POST', `${base}/${id}/revoke`, {}],
       ['POST', `${base}/${id}/test`, {}],
     ];

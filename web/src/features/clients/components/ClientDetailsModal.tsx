@@ -1,11 +1,16 @@
 import type { ReactNode } from 'react';
-import { Alert, Anchor, Badge, Button, Group, Modal, SimpleGrid, Stack, Table, Text } from '@mantine/core';
+import { Alert, Anchor, Badge, Button, Group, Loader, Modal, Paper, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import { IconAlertCircle, IconEdit } from '@tabler/icons-react';
+import { useQuery } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { COMPANY_SIZE_LABELS, type Client } from '../../../../../contract/clients.ts';
+import { HEARTBEAT_MSG, HEARTBEAT_STATE_LABELS, type HeartbeatList, type HeartbeatState } from '../../../../../contract/heartbeats.ts';
 import { MSG } from '../../../../../contract/messages.ts';
 import { Loading } from '../../../components/Loading.tsx';
-import { ApiError } from '../../../lib/api.ts';
-import { formatDateTime } from '../../../lib/dates.ts';
+import { api, ApiError } from '../../../lib/api.ts';
+import { formatAge, formatDateTime } from '../../../lib/dates.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { useCurrentTenant } from '../../../lib/session.tsx';
 import { useClient } from '../api/get-client.ts';
 import { ClientAlerts } from './ClientAlerts.tsx';
 import { ClientStatusBadge } from './ClientStatusBadge.tsx';
@@ -32,7 +37,86 @@ function address(c: Client) {
   return lines.length ? lines.map((l) => <div key={l}>{l}</div>) : null;
 }
 
-/** Client details, read fresh from the server, with its open and recent alerts, Close and Edit Client (spec section 2). */
+const HEARTBEAT_COLORS: Record<HeartbeatState, string> = { new: 'gray', up: 'green', late: 'yellow', down: 'red', paused: 'blue' };
+
+/**
+ * The client's heartbeat monitors, read-only (every member may see them; they are managed in Tenant Administration's
+ * Heartbeats tab). A small query of its own rather than the heartbeats feature's panel: features do not import each
+ * other, and this needs only names and states. Its key is under the heartbeats feature's, so changes there refresh it.
+ */
+function ClientHeartbeats({ tenantId, clientId }: { tenantId: string; clientId: string }) {
+  const { tenant } = useCurrentTenant();
+  const query = useQuery({
+    queryKey: [...queryKeys.tenant(tenantId), 'heartbeats', 'client', clientId],
+    queryFn: ({ signal }) => api<HeartbeatList>(`/tenants/${encodeURIComponent(tenantId)}/heartbeats?clientId=${encodeURIComponent(clientId)}`, { signal }),
+  });
+  let body: ReactNode;
+  if (query.isPending)
+    body = (
+      <Group gap="xs" py="xs" role="status">
+        <Loader size="xs" />
+        <Text size="sm" c="dimmed">
+          Loading…
+        </Text>
+      </Group>
+    );
+  else if (query.isError)
+    body = (
+      <Alert color="red" icon={<IconAlertCircle />} py="xs" data-testid="client-heartbeats-error">
+        <Group justify="space-between" gap="xs">
+          <Text size="sm">{HEARTBEAT_MSG.loadFailed}</Text>
+          <Button size="compact-sm" variant="subtle" color="red" onClick={() => void query.refetch()} loading={query.isFetching}>
+            Retry
+          </Button>
+        </Group>
+      </Alert>
+    );
+  else if (query.data.items.length === 0)
+    body = (
+      <Text size="sm" c="dimmed" py={4}>
+        {HEARTBEAT_MSG.noneForClient}
+      </Text>
+    );
+  else
+    body = (
+      <Paper withBorder radius="md" p={4}>
+        <Stack component="ul" gap={0} m={0} p={0} style={{ listStyle: 'none' }}>
+          {query.data.items.map((h) => (
+            <Group key={h.id} component="li" justify="space-between" wrap="nowrap" gap="xs" px="xs" py={6} data-testid="client-heartbeat" data-state={h.state}>
+              <Group gap="xs" wrap="nowrap" className="min-w-0">
+                <Badge color={HEARTBEAT_COLORS[h.state]} variant={h.state === 'down' ? 'filled' : 'light'} className="no-shrink">
+                  {HEARTBEAT_STATE_LABELS[h.state]}
+                </Badge>
+                <Text size="sm" fw={500} className="wrap-anywhere">
+                  {h.name}
+                </Text>
+              </Group>
+              <Text size="xs" c="dimmed" title={h.lastPingAt ? `Last ping ${formatDateTime(h.lastPingAt)}` : undefined} className="nowrap">
+                {h.lastPingAt ? `pinged ${formatAge(h.lastPingAt) === 'just now' ? 'just now' : `${formatAge(h.lastPingAt)} ago`}` : 'never pinged'}
+              </Text>
+            </Group>
+          ))}
+        </Stack>
+      </Paper>
+    );
+  return (
+    <Stack gap={6} component="section" aria-labelledby="client-heartbeats-title" data-testid="client-heartbeats">
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Title order={3} size="h5" id="client-heartbeats-title">
+          Heartbeat monitors
+        </Title>
+        {tenant?.abilities.manageIntegrations && (
+          <Anchor component={Link} to="/app/tenant-admin?tab=heartbeats" size="sm">
+            Manage
+          </Anchor>
+        )}
+      </Group>
+      {body}
+    </Stack>
+  );
+}
+
+/** Client details, read fresh from the server, with its open and recent alerts and its heartbeat monitors, Close and Edit Client (spec section 2). */
 export function ClientDetailsModal({ tenantId, clientId, onClose, onEdit }: { tenantId: string; clientId: string | null; onClose: () => void; onEdit: (c: Client) => void }) {
   const query = useClient(tenantId, clientId);
   return (
@@ -124,6 +208,7 @@ function Details({ tenantId, c, onClose, onEdit }: { tenantId: string; c: Client
         </Stack>
       )}
       <ClientAlerts tenantId={tenantId} clientId={c.id} />
+      <ClientHeartbeats tenantId={tenantId} clientId={c.id} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
           Close

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import type { IntegrationWithKey } from '../../../../../contract/integrations.ts';
+import type { EmailSettingsInput, IntegrationWithKey } from '../../../../../contract/integrations.ts';
 import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { integrationsPath } from './list-integrations.ts';
@@ -8,6 +8,7 @@ export interface IntegrationInput {
   name: string;
   clientId: string | null;
   escalationPolicyId: string | null;
+  emailSettings?: EmailSettingsInput;
 }
 
 export const createIntegration = (tenantId: string, body: IntegrationInput) => api<IntegrationWithKey>(integrationsPath(tenantId), { method: 'POST', body });

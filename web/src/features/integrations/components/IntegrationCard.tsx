@@ -1,10 +1,34 @@
 import { Badge, Button, Code, Group, Paper, SimpleGrid, Text } from '@mantine/core';
-import { IconBan, IconEdit, IconRefresh, IconSend } from '@tabler/icons-react';
-import type { Integration } from '../../../../../contract/integrations.ts';
+import { IconBan, IconEdit, IconMail, IconRefresh, IconSend } from '@tabler/icons-react';
+import { DEFAULT_EMAIL_SETTINGS, type Integration } from '../../../../../contract/integrations.ts';
+import { Copyable } from '../../../components/Copyable.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 
-/** One integration key: its name and state, what it is bound to, when it was made and last used, and its actions. */
-export function IntegrationCard({ integration, policyName, onEdit, onRotate, onRevoke, onTest, testing }: { integration: Integration; policyName: string | null; onEdit: () => void; onRotate: () => void; onRevoke: () => void; onTest: () => void; testing: boolean }) {
+const customRules = (i: Integration) => JSON.stringify(i.emailSettings) !== JSON.stringify(DEFAULT_EMAIL_SETTINGS);
+
+/**
+ * One integration: its name and state, what it is bound to, when it was made and last used, its email address (with
+ * copy and renew), and its actions.
+ */
+export function IntegrationCard({
+  integration,
+  policyName,
+  onEdit,
+  onRotate,
+  onRevoke,
+  onTest,
+  onRenewEmail,
+  testing,
+}: {
+  integration: Integration;
+  policyName: string | null;
+  onEdit: () => void;
+  onRotate: () => void;
+  onRevoke: () => void;
+  onTest: () => void;
+  onRenewEmail: () => void;
+  testing: boolean;
+}) {
   const active = integration.status === 'active';
   return (
     <Paper withBorder p="md" radius="md" data-testid="integration-card" style={{ opacity: active ? 1 : 0.7 }}>
@@ -54,6 +78,27 @@ export function IntegrationCard({ integration, policyName, onEdit, onRotate, onR
           {active ? `Last used: ${integration.lastUsedAt ? formatDateTime(integration.lastUsedAt) : 'never'}` : `Revoked ${formatDateTime(integration.revokedAt)}`}
         </Text>
       </SimpleGrid>
+      {active && integration.emailAddress && (
+        <Group gap="xs" mt="xs" wrap="wrap" align="center" data-testid="integration-email">
+          <Group gap={6} wrap="nowrap" className="min-w-0" style={{ flex: '1 1 18rem' }}>
+            <IconMail size={16} aria-hidden style={{ flexShrink: 0, opacity: 0.7 }} />
+            <Text size="sm" c="dimmed" style={{ flexShrink: 0 }}>
+              Email
+            </Text>
+            <div className="min-w-0 grow">
+              <Copyable value={integration.emailAddress} label="email address" />
+            </div>
+          </Group>
+          <Group gap="xs" wrap="nowrap">
+            <Text size="xs" c="dimmed">
+              {customRules(integration) ? 'Own mail rules' : 'Default mail rules'}
+            </Text>
+            <Button size="compact-xs" variant="subtle" leftSection={<IconRefresh size={12} />} onClick={onRenewEmail}>
+              Renew address
+            </Button>
+          </Group>
+        </Group>
+      )}
     </Paper>
   );
 }

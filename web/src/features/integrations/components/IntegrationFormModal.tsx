@@ -1,8 +1,8 @@
 import { useState } from 'react';
-import { Alert as Callout, Button, Group, Modal, Select, Stack, TextInput } from '@mantine/core';
+import { Alert as Callout, Box, Button, Group, Modal, Paper, Select, Stack, Text, TextInput, UnstyledButton } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { IconAlertTriangle, IconChevronDown, IconMail } from '@tabler/icons-react';
 import { ESCALATION_MSG } from '../../../../../contract/escalation.ts';
 import { INTEGRATION_MSG, type Integration, type IntegrationWithKey } from '../../../../../contract/integrations.ts';
 import { ApiError } from '../../../lib/api.ts';
@@ -10,8 +10,11 @@ import { useClientChoices } from '../../../lib/client-choices.ts';
 import { policySelectData, useEscalationPolicyChoices } from '../../../lib/escalation-policy-choices.ts';
 import { useCreateIntegration } from '../api/create-integration.ts';
 import { useUpdateIntegration } from '../api/update-integration.ts';
+import { EmailSettingsFields, emailDraftErrors, emailDraftOf, emailSettingsOf } from './EmailSettingsFields.tsx';
 
-/** New integration (name, optional client; the key is shown once afterwards) or Edit integration. */
+const hasEmailError = (errors: Record<string, string>) => Object.entries(errors).some(([k, v]) => v && k.startsWith('emailSettings'));
+
+/** New integration (name, optional client, mail rules; the key is shown once afterwards) or Edit integration. */
 export function IntegrationFormModal({ tenantId, editing, opened, onClose, onCreated }: { tenantId: string; editing: Integration | null; opened: boolean; onClose: () => void; onCreated: (r: IntegrationWithKey) => void }) {
   const phone = useMediaQuery('(max-width: 36em)');
   const clients = useClientChoices(tenantId, { enabled: opened });
@@ -21,20 +24,28 @@ export function IntegrationFormModal({ tenantId, editing, opened, onClose, onCre
   const [name, setName] = useState(editing?.name ?? '');
   const [clientId, setClientId] = useState<string | null>(editing?.clientId ?? null);
   const [escalationPolicyId, setEscalationPolicyId] = useState<string | null>(editing?.escalationPolicyId ?? null);
+  const [email, setEmail] = useState(() => emailDraftOf(editing?.emailSettings));
+  const [emailOpen, setEmailOpen] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const pending = create.isPending || update.isPending;
 
   const submit = () => {
     setFailure(null);
-    if (!name.trim()) return setErrors({ name: INTEGRATION_MSG.nameRequired });
+    const showErrors = (found: Record<string, string>) => {
+      setErrors(found);
+      if (hasEmailError(found)) setEmailOpen(true);
+    };
+    const local = { ...(name.trim() ? {} : { name: INTEGRATION_MSG.nameRequired }), ...emailDraftErrors(email) };
+    if (Object.keys(local).length) return showErrors(local);
     const onError = (err: unknown) => {
-      if (err instanceof ApiError && Object.keys(err.fields).length) setErrors(err.fields);
+      if (err instanceof ApiError && Object.keys(err.fields).length) showErrors(emailDraftErrors(email, err.fields));
       else setFailure(err instanceof Error ? err.message : String(err));
     };
+    const emailSettings = emailSettingsOf(email);
     if (editing) {
       update.mutate(
-        { id: editing.id, name: name.trim(), clientId, escalationPolicyId },
+        { id: editing.id, name: name.trim(), clientId, escalationPolicyId, emailSettings },
         {
           onSuccess: () => {
             notifications.show({ color: 'green', message: 'Integration saved' });
@@ -44,12 +55,12 @@ export function IntegrationFormModal({ tenantId, editing, opened, onClose, onCre
         },
       );
     } else {
-      create.mutate({ name: name.trim(), clientId, escalationPolicyId }, { onSuccess: (r) => onCreated(r), onError });
+      create.mutate({ name: name.trim(), clientId, escalationPolicyId, emailSettings }, { onSuccess: (r) => onCreated(r), onError });
     }
   };
 
   return (
-    <Modal opened={opened} onClose={onClose} title={editing ? 'Edit integration' : 'New integration'} fullScreen={phone} data-testid="integration-form">
+    <Modal opened={opened} onClose={onClose} title={editing ? 'Edit integration' : 'New integration'} size="lg" fullScreen={phone} data-testid="integration-form">
       <form
         onSubmit={(e) => {
           e.preventDefault();
@@ -105,6 +116,42 @@ export function IntegrationFormModal({ tenantId, editing, opened, onClose, onCre
             searchable
             comboboxProps={{ withinPortal: true }}
           />
+          {/* A plain disclosure, not an Accordion: Mantine's Collapse would move out of the first visit's chunks. */}
+          <Paper withBorder radius="md">
+            <UnstyledButton
+              onClick={() => setEmailOpen((open) => !open)}
+              aria-expanded={emailOpen}
+              aria-controls="integration-email-settings"
+              data-testid="email-settings-toggle"
+              p="sm"
+              w="100%"
+            >
+              <Group gap="sm" wrap="nowrap">
+                <IconMail size={18} aria-hidden />
+                <div className="grow min-w-0">
+                  <Text size="sm" fw={500}>
+                    Email settings
+                  </Text>
+                  <Text size="xs" c="dimmed">
+                    How mail to this integration’s address becomes alerts
+                  </Text>
+                </div>
+                <IconChevronDown size={16} aria-hidden style={{ transform: emailOpen ? 'rotate(180deg)' : undefined, transition: 'transform 150ms' }} />
+              </Group>
+            </UnstyledButton>
+            {emailOpen && (
+              <Box id="integration-email-settings" px="sm" pb="sm">
+                <EmailSettingsFields
+                  draft={email}
+                  errors={errors}
+                  onChange={(next) => {
+                    setEmail(next);
+                    setErrors((x) => Object.fromEntries(Object.entries(x).filter(([k]) => !k.startsWith('emailSettings'))));
+                  }}
+                />
+              </Box>
+            )}
+          </Paper>
           <Group justify="flex-end" mt="sm">
             <Button variant="default" onClick={onClose}>
               Cancel

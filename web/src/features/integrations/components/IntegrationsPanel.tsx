@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
-import { INTEGRATION_MSG, type Integration, type IntegrationWithKey } from '../../../../../contract/integrations.ts';
+import { EMAIL_MSG, INTEGRATION_MSG, type Integration, type IntegrationWithKey } from '../../../../../contract/integrations.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { LoadError, NoPermission } from '../../../components/AccessState.tsx';
 import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
@@ -11,6 +11,7 @@ import { useIntegrations } from '../api/list-integrations.ts';
 import { useRotateIntegrationKey } from '../api/rotate-integration-key.ts';
 import { useRevokeIntegration } from '../api/revoke-integration.ts';
 import { useSendTestAlert } from '../api/send-test-alert.ts';
+import { useRenewEmailAddress } from '../api/renew-email-address.ts';
 import { IntegrationCard } from './IntegrationCard.tsx';
 import { IntegrationFormModal } from './IntegrationFormModal.tsx';
 import { KeyRevealModal } from './KeyRevealModal.tsx';
@@ -29,10 +30,11 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
   const rotate = useRotateIntegrationKey(tenantId);
   const revoke = useRevokeIntegration(tenantId);
   const test = useSendTestAlert(tenantId);
+  const renewEmail = useRenewEmailAddress(tenantId);
   const policies = useEscalationPolicyChoices(tenantId);
   const [form, setForm] = useState<{ editing: Integration | null } | null>(null);
   const [revealed, setRevealed] = useState<IntegrationWithKey | null>(null);
-  const [confirm, setConfirm] = useState<{ kind: 'rotate' | 'revoke'; integration: Integration } | null>(null);
+  const [confirm, setConfirm] = useState<{ kind: 'rotate' | 'revoke' | 'renew-email'; integration: Integration } | null>(null);
 
   if (list.isPending) return <Loading />;
   if (list.isError) {
@@ -49,7 +51,7 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
             Integrations
           </Title>
           <Text size="sm" c="dimmed">
-            Keys your monitoring tools use to send alerts: PagerDuty Events v2, Prometheus Alertmanager or plain JSON.
+            Keys your monitoring tools use to send alerts: PagerDuty Events v2, Prometheus Alertmanager or plain JSON; tools that only send mail use the integration’s email address.
           </Text>
         </div>
         <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ editing: null })}>
@@ -74,6 +76,7 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
             onEdit={() => setForm({ editing: i })}
             onRotate={() => setConfirm({ kind: 'rotate', integration: i })}
             onRevoke={() => setConfirm({ kind: 'revoke', integration: i })}
+            onRenewEmail={() => setConfirm({ kind: 'renew-email', integration: i })}
             onTest={() =>
               test.mutate(i.id, {
                 onSuccess: () => notifications.show({ color: 'green', message: `Test alert sent through ${i.name}: it is on the dashboard now.` }),
@@ -119,6 +122,30 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
         }
       >
         <Text size="sm">A new key replaces the current key of {confirm?.integration.name}. The current key stops working at once: update the tools that use it.</Text>
+      </ConfirmModal>
+      <ConfirmModal
+        opened={confirm?.kind === 'renew-email'}
+        title="Renew email address"
+        confirmLabel="Renew address"
+        color="orange"
+        centered={false}
+        data-testid="confirm-modal"
+        loading={renewEmail.isPending}
+        onClose={() => setConfirm(null)}
+        onConfirm={() =>
+          confirm &&
+          renewEmail.mutate(confirm.integration.id, {
+            onSuccess: (r) => {
+              setConfirm(null);
+              notifications.show({ color: 'green', message: `New address for ${r.name}: ${r.emailAddress ?? ''}` });
+            },
+            onError: failed,
+          })
+        }
+      >
+        <Text size="sm">
+          {confirm?.integration.name} gets a new email address. {EMAIL_MSG.addressRenewed}
+        </Text>
       </ConfirmModal>
       <ConfirmModal
         opened={confirm?.kind === 'revoke'}

@@ -42,6 +42,17 @@ export function KeyRevealModal({ revealed, onClose }: { revealed: IntegrationWit
           </Text>
           <Copyable value={curlExample(e.events, key)} label="curl example" />
         </div>
+        {integration.emailAddress && (
+          <div>
+            <Text fw={600} size="sm">
+              Tools that only send email
+            </Text>
+            <Text size="sm" c="dimmed">
+              Send or forward their mail to this address (it is not the key, and stays on the integration’s card).
+            </Text>
+            <Copyable value={integration.emailAddress} label="email address" />
+          </div>
+        )}
         <Group justify="flex-end">
           <Button onClick={onClose}>I have copied the key</Button>
         </Group>

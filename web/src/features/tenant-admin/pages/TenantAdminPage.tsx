@@ -1,5 +1,5 @@
 import { Button, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconChecklist, IconPlugConnected, IconUsers } from '@tabler/icons-react';
+import { IconChecklist, IconHeartbeat, IconPlugConnected, IconUsers } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { MSG } from '../../../../../contract/messages.ts';
@@ -13,13 +13,16 @@ import { TenantDetailsCard } from '../components/TenantDetailsCard.tsx';
 import { UsersPanel } from '../components/UsersPanel.tsx';
 
 const TITLE = 'Tenant Administration';
-const TABS = ['users', 'integrations', 'approvals'] as const;
+const TABS = ['users', 'integrations', 'heartbeats', 'approvals'] as const;
 
-/**
- * /app/tenant-admin: owners and admins of the current tenant; everyone else sees the no-permission message. The
- * Integrations tab shows another feature's panel, so the app layer passes it in (features do not import each other).
- */
-export function TenantAdminPage({ renderIntegrations }: { renderIntegrations: (tenantId: string) => ReactNode }) {
+/** The tabs that show other features' panels: the app layer passes them in (features do not import each other). */
+export interface TenantAdminPanels {
+  renderIntegrations: (tenantId: string) => ReactNode;
+  renderHeartbeats: (tenantId: string) => ReactNode;
+}
+
+/** /app/tenant-admin: owners and admins of the current tenant; everyone else sees the no-permission message. */
+export function TenantAdminPage(panels: TenantAdminPanels) {
   const { tenant } = useCurrentTenant();
   if (!tenant)
     return (
@@ -35,10 +38,10 @@ export function TenantAdminPage({ renderIntegrations }: { renderIntegrations: (t
         <NoPermission />
       </>
     );
-  return <TenantAdmin key={tenant.id} tenantId={tenant.id} renderIntegrations={renderIntegrations} />;
+  return <TenantAdmin key={tenant.id} tenantId={tenant.id} {...panels} />;
 }
 
-function TenantAdmin({ tenantId, renderIntegrations }: { tenantId: string; renderIntegrations: (tenantId: string) => ReactNode }) {
+function TenantAdmin({ tenantId, renderIntegrations, renderHeartbeats }: TenantAdminPanels & { tenantId: string }) {
   const details = useTenantDetails(tenantId);
   const [params, setParams] = useSearchParams();
   const tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? params.get('tab')! : 'users';
@@ -63,7 +66,7 @@ function TenantAdmin({ tenantId, renderIntegrations }: { tenantId: string; rende
 
   return (
     <>
-      <PageHeader title={TITLE} description={`Users, integrations and approval workflows of ${details.data.name}`} />
+      <PageHeader title={TITLE} description={`Users, integrations, heartbeat monitors and approval workflows of ${details.data.name}`} />
       <TenantDetailsCard details={details.data} />
       <Tabs value={tab} onChange={(v) => setParams(v && v !== 'users' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
         {/* The tabs wrap onto a second line on a phone rather than scroll out of sight. */}
@@ -73,6 +76,9 @@ function TenantAdmin({ tenantId, renderIntegrations }: { tenantId: string; rende
           </Tabs.Tab>
           <Tabs.Tab value="integrations" leftSection={<IconPlugConnected size={16} />} className="no-shrink">
             Integrations
+          </Tabs.Tab>
+          <Tabs.Tab value="heartbeats" leftSection={<IconHeartbeat size={16} />} className="no-shrink">
+            Heartbeats
           </Tabs.Tab>
           <Tabs.Tab value="approvals" leftSection={<IconChecklist size={16} />} className="no-shrink">
             Approval Workflows
@@ -84,6 +90,7 @@ function TenantAdmin({ tenantId, renderIntegrations }: { tenantId: string; rende
         <Tabs.Panel value="integrations">
           {renderIntegrations(tenantId)}
         </Tabs.Panel>
+        <Tabs.Panel value="heartbeats">{renderHeartbeats(tenantId)}</Tabs.Panel>
         <Tabs.Panel value="approvals">
           <Paper withBorder radius="md" p="lg">
             <Stack align="flex-start">
