@@ -35,19 +35,19 @@ interface Item {
 function useNavItems(): Item[] {
   const me = useSignedInMe();
   const { tenant } = useCurrentTenant();
+  const manager = !!tenant && (tenant.role === 'owner' || tenant.role === 'admin');
+  // The spec's order: Dashboard, Alerts, Clients, Reports, Profile; then the owners' and admins' items.
   const items: Item[] = [
     { label: 'Dashboard', to: '/app/dashboard', icon: IconGauge, match: '/app/dashboard' },
     { label: 'Alerts', to: '/app/alerts/history', icon: IconBell, match: '/app/alerts' },
     { label: 'Clients', to: '/app/clients', icon: IconUsers, match: '/app/clients' },
+    ...(manager ? [{ label: 'Reports', to: '/app/reports', icon: IconChartBar, match: '/app/reports' }] : []),
     { label: 'Profile', to: '/app/profile', icon: IconUser, match: '/app/profile' },
   ];
-  if (tenant && (tenant.role === 'owner' || tenant.role === 'admin')) {
-    items.push({ label: 'Reports', to: '/app/reports', icon: IconChartBar, match: '/app/reports' });
-    items.push({ label: 'Escalation Policies', to: '/app/escalation-policies', icon: IconSitemap, match: '/app/escalation-policies' });
-  }
+  if (manager) items.push({ label: 'Escalation Policies', to: '/app/escalation-policies', icon: IconSitemap, match: '/app/escalation-policies' });
   // Every member makes and decides approval requests (only its policy and all-requests tabs are for owners and admins).
   if (tenant) items.push({ label: 'Approval Workflows', to: '/app/approval-workflows', icon: IconChecklist, match: '/app/approval-workflows' });
-  if (tenant && (tenant.role === 'owner' || tenant.role === 'admin')) {
+  if (manager) {
     items.push({ label: 'Tenant Admin', to: '/app/tenant-admin', icon: IconBuildingSkyscraper, match: '/app/tenant-admin' });
   }
   if (me.abilities.systemAdmin) items.push({ label: 'System Admin', to: '/app/system-admin', icon: IconShieldLock, match: '/app/system-admin' });

@@ -1,0 +1,96 @@
+import { IANAZone } from 'luxon';
+import { REPORT_LIMITS, REPORT_MSG, reportBound, type ReportSummary, type ReportSummaryQuery } from '../../../contract/reports.ts';
+import type { DB, Dialect } from '../../db/database.ts';
+import { badRequest, notFound } from '../../http/errors.ts';
+import type { TenantContext } from '../../http/tenant-context.ts';
+import { listPolicies } from '../escalation/escalation-policies.service.ts';
+import { FALLBACK_TIME_ZONE } from '../users/users.service.ts';
+import { byClient, byPriority, combine, hourOfWeek, nearestRankOffset, targetPairs } from './report-figures.ts';
+import * as repo from './reports.repository.ts';
+import { authorizeReports } from './reports.policy.ts';
+
+export interface ReportDeps {
+  db: DB;
+  dialect: Dialect;
+}
+
+/**
+ * The zone of the hour-of-week figures: the one asked for, else the requester's profile zone, else UTC. A zone asked
+ * for that this runtime does not know is refused (400 naming `timeZone`); a stored one that became unknown falls back.
+ */
+function reportZone(ctx: TenantContext, asked: string | undefined) {
+  if (asked !== undefined) {
+    if (!IANAZone.isValidZone(asked)) throw badRequest(REPORT_MSG.badTimeZone, { timeZone: REPORT_MSG.badTimeZone });
+    return asked;
+  }
+  const own = ctx.user.time_zone;
+  return own && IANAZone.isValidZone(own) ? own : FALLBACK_TIME_ZONE;
+}
+
+/**
+ * The summary of the alerts the tenant (or one of its clients) opened in [from, to). Acknowledgement time runs from
+ * opening to the first acknowledgement: an alert's `acknowledged_at` is written only by the move out of `new` (a
+ * person, an acknowledge link or the monitoring tool; a second acknowledgement finds the alert no longer new and
+ * changes nothing) and nothing moves an alert back to `new` (a trigger after resolution opens a new alert), so it is
+ * the first one. Alerts never acknowledged are counted apart, not as zero.
+ */
+export async function reportSummary(deps: ReportDeps, ctx: TenantContext, q: ReportSummaryQuery, now = new Date()): Promise<ReportSummary> {
+  authorizeReports(ctx);
+  const tenantId = ctx.tenant.id;
+  const zone = reportZone(ctx, q.timeZone);
+  const [client, policies] = await Promise.all([q.clientId === undefined ? null : repo.findClientName(deps.db, tenantId, q.clientId), listPolicies(deps.db, ctx)]);
+  if (q.clientId !== undefined && !client) throw notFound(REPORT_MSG.clientNotFound);
+  const clientName = client?.name ?? null;
+  const scope: repo.ReportScope = { tenantId, from: reportBound(q.from)!, to: reportBound(q.to)!, clientId: q.clientId ?? null };
+  const pairs = targetPairs(policies.items);
+  const groups = await repo.groupFigures(deps.db, deps.dialect, scope, pairs, now);
+  const overall = combine(groups);
+  const ttaRank = nearestRankOffset(overall.acknowledged, 0.9);
+  const ttrRank = nearestRankOffset(overall.resolved, 0.9);
+  const [p90Tta, p90Ttr, quarterHours, sources, issues, responders, names] = await Promise.all([
+    ttaRank === null ? null : repo.durationAtRank(deps.db, deps.dialect, scope, 'tta', ttaRank),
+    ttrRank === null ? null : repo.durationAtRank(deps.db, deps.dialect, scope, 'ttr', ttrRank),
+    overall.opened ? repo.openedPerQuarterHour(deps.db, scope) : [],
+    overall.opened ? repo.topSources(deps.db, scope, REPORT_LIMITS.topSources) : [],
+    overall.opened ? repo.topTitles(deps.db, scope, REPORT_LIMITS.topIssues) : [],
+    overall.opened ? repo.responderCounts(deps.db, scope) : { acks: [], resolutions: [] },
+    repo.clientNames(deps.db, tenantId, [...new Set(groups.map((g) => g.clientId).filter((id): id is string => id !== null))]),
+  ]);
+  return {
+    from: scope.from,
+    to: scope.to,
+    clientId: scope.clientId,
+    clientName,
+    timeZone: zone,
+    generatedAt: now.toISOString(),
+    tenantName: ctx.tenant.name,
+    tenantLogoUrl: ctx.tenant.logo_url,
+    ...overall,
+    p90TtaSeconds: p90Tta === null ? null : Math.round(p90Tta),
+    p90TtrSeconds: p90Ttr === null ? null : Math.round(p90Ttr),
+    byPriority: byPriority(groups),
+    byClient: byClient(groups, names),
+    byHourOfWeek: hourOfWeek(quarterHours, zone),
+    topSources: sources,
+    topIssues: issues,
+    byResponder: await presentResponders(deps.db, responders),
+    // Maintenance windows (the first part of issue 31) do not exist yet: no alert opened inside one.
+    maintenanceSuppressed: 0,
+  };
+}
+
+/** Acknowledgements and resolutions per person, most first; the monitoring tools' together under one line. */
+async function presentResponders(db: DB, counts: Awaited<ReturnType<typeof repo.responderCounts>>) {
+  const per = new Map<string | null, { acknowledged: number; resolved: number }>();
+  const entry = (id: string | null) => {
+    let e = per.get(id);
+    if (!e) per.set(id, (e = { acknowledged: 0, resolved: 0 }));
+    return e;
+  };
+  for (const a of counts.acks) entry(a.userId).acknowledged += a.n;
+  for (const r of counts.resolutions) entry(r.userId).resolved += r.n;
+  const names = await repo.responderNames(db, [...per.keys()].filter((id): id is string => id !== null));
+  return [...per]
+    .map(([userId, c]) => ({ userId, name: userId === null ? REPORT_MSG.integrationResponder : (names.get(userId) ?? REPORT_MSG.formerMember), ...c }))
+    .sort((a, b) => b.acknowledged + b.resolved - (a.acknowledged + a.resolved) || a.name.localeCompare(b.name));
+}
