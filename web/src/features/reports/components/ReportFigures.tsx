@@ -1,5 +1,5 @@
 import { BarChart, MatrixChart } from '@mantine/charts';
-import { Stack, Text } from '@mantine/core';
+import { Stack, Text, useComputedColorScheme } from '@mantine/core';
 import { PRIORITY_LABELS } from '../../../../../contract/alerts.ts';
 import { REPORT_MSG, type ReportSummary } from '../../../../../contract/reports.ts';
 import { csvFileName } from '../lib/csv.ts';
@@ -16,6 +16,9 @@ export const clientLabel = (c: { clientId: string | null; clientName: string | n
 /** Every figure of the summary, each a chart with its table and its CSV. `fileStem` names the CSV files. */
 export function ReportFigures({ r, fileStem }: { r: ReportSummary; fileStem: string }) {
   const file = (what: string) => csvFileName(fileStem, what);
+  // Few alerts are faint and many strong against the page: light to deep orange on light, deep to bright on dark.
+  const dark = useComputedColorScheme('light') === 'dark';
+  const heat = dark ? ['dark.5', 'orange.9', 'orange.7', 'orange.5'] : ['orange.1', 'orange.3', 'orange.5', 'orange.7'];
   const priorityRows = r.byPriority.map((p) => ({ ...p, label: PRIORITY_LABELS[p.priority] }));
   const topClients = r.byClient.slice(0, CHART_CLIENTS).map((c) => ({ client: clientLabel(c), Opened: c.opened, 'Never acknowledged': c.neverAcknowledged }));
   const perHour = Array.from({ length: 24 }, (_, hour) => ({ hour: String(hour).padStart(2, '0'), Opened: r.byHourOfWeek.filter((c) => c.hour === hour).reduce((s, c) => s + c.opened, 0) }));
@@ -104,7 +107,8 @@ export function ReportFigures({ r, fileStem }: { r: ReportSummary; fileStem: str
               yLabelsWidth={40}
               cellSize={14}
               fontSize={10}
-              colors={['orange.1', 'orange.3', 'orange.5', 'orange.7']}
+              colors={heat}
+              emptyColor={heat[0]}
               withTooltip
               getTooltipLabel={(c) => `${c.y} ${c.x}:00 – ${c.value ?? 0} opened`}
               style={{ maxWidth: '100%', height: 'auto' }}
