@@ -202,8 +202,20 @@ describe.skipIf(!chromiumAvailable())('alert history in Chromium', () => {
     await expect.poll(() => query(page).range).toBe('custom');
     expect(query(page).from).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const day = (msAgo: number) => new Date(Date.now() - msAgo).toLocaleDateString('en-CA'); // YYYY-MM-DD, local
-    await page.getByTestId('history-from').fill(day(12 * DAY));
-    await page.getByTestId('history-to').fill(day(8 * DAY));
+    // Both dates typed before the page renders again (a fast typist, a slow machine): neither undoes the other.
+    await page.getByTestId('history-to').waitFor();
+    await page.evaluate(
+      ([from, to]) => {
+        const type = (testId: string, value: string) => {
+          const input = document.querySelector(`input[data-testid="${testId}"]`) as HTMLInputElement;
+          Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!.call(input, value);
+          input.dispatchEvent(new Event('input', { bubbles: true }));
+        };
+        type('history-from', from);
+        type('history-to', to);
+      },
+      [day(12 * DAY), day(8 * DAY)],
+    );
     await expect.poll(() => titles(page)).toEqual(['Disk full on web-2']);
     await page.reload();
     await expect.poll(() => titles(page)).toEqual(['Disk full on web-2']);

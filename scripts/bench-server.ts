@@ -47,6 +47,8 @@ export async function startInbox(mode: 'ok' | 'refuse' | 'slow') {
       });
     },
   });
+  // Clients that go away mid-connection (the server stopped with its pooled connections open) are 'error' events.
+  server.on('error', () => {});
   const port = await freePort();
   await new Promise<void>((r) => server.listen(port, '127.0.0.1', r));
   // `refuse`: nothing listens (connection refused), like a mail server that is down.

@@ -29,7 +29,13 @@ export function pooledUrl(smtpUrl: string, connections: number): string {
  * SMTP when SMTP_URL is set. Otherwise every mail is written to the server log so links stay usable locally; in
  * production (NODE_ENV=production) only its recipient and subject are, since its text may hold single-use links.
  */
-export function createMailer(opts: { smtpUrl: string | null; from: string; log: { info(obj: object, msg: string): void }; production?: boolean; connections?: number }): Mailer {
+export function createMailer(opts: {
+  smtpUrl: string | null;
+  from: string;
+  log: { info(obj: object, msg: string): void; warn?(obj: object, msg: string): void };
+  production?: boolean;
+  connections?: number;
+}): Mailer {
   if (!opts.smtpUrl) {
     return {
       async send(mail) {
@@ -43,7 +49,12 @@ export function createMailer(opts: { smtpUrl: string | null; from: string; log: 
   let transport: ReturnType<typeof nodemailer.createTransport> | null = null;
   return {
     async send(mail) {
-      transport ??= nodemailer.createTransport(url);
+      if (!transport) {
+        transport = nodemailer.createTransport(url);
+        // A pooled connection the mail server drops while idle is an 'error' event: unheard, it would end the process.
+        // The pool opens a new connection for the next mail; a mail whose send fails is rejected and retried as always.
+        transport.on('error', (err) => (opts.log.warn ?? opts.log.info).call(opts.log, { err }, 'an idle SMTP connection failed; the next mail opens a new one'));
+      }
       await transport.sendMail({ from: opts.from, headers: { 'X-Alertdesk-Mail': '1' }, ...mail });
     },
     close() {

@@ -35,11 +35,16 @@ export async function startSmtpServer(opts: { delayMs?: number; onMail?: (mail: 
       });
     },
   });
+  // A client that vanishes mid-connection (a killed server process, a pooled connection dropped) is an 'error' event:
+  // a mail server lives on, and so must this one (unheard, it would end the test process).
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
   const address = server.server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   return {
     url: `smtp://127.0.0.1:${port}`,
+    /** The smtp-server instance (tests reach its sockets through its net server, `.server`). */
+    server,
     received,
     /** Quoted-printable soft breaks undone, so links can be read out of the raw message. */
     text(i = received.length - 1) {

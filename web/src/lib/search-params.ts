@@ -17,13 +17,24 @@ export function putParam(p: URLSearchParams, key: string, value: string | null |
   else p.set(key, value);
 }
 
-/** Changes a copy of the address's parameters, replacing the history entry or adding one. */
-export const paramsUpdater = (setParams: SetURLSearchParams) => (change: (p: URLSearchParams) => void, replace: boolean) =>
-  setParams(
-    (p) => {
-      const next = new URLSearchParams(p);
-      change(next);
-      return next;
-    },
-    { replace },
-  );
+/**
+ * Changes a copy of the address's parameters, replacing the history entry or adding one. The router hands a change
+ * the parameters of its last render: two changes before the next render (a date typed into From, then To, on a slow
+ * machine) would each start from that same old address, and the second would undo the first. So a change made
+ * before the router rendered the previous one (its parameters still those the previous one started from) starts
+ * from the previous one's result instead.
+ */
+export const paramsUpdater = (setParams: SetURLSearchParams) => {
+  let last: { from: string; to: URLSearchParams } | null = null;
+  return (change: (p: URLSearchParams) => void, replace: boolean) =>
+    setParams(
+      (p) => {
+        const current = p.toString();
+        const next = new URLSearchParams(last && last.from === current ? last.to : p);
+        change(next);
+        last = { from: current, to: next };
+        return next;
+      },
+      { replace },
+    );
+};
