@@ -28,13 +28,18 @@ export function applyAlertEvent(qc: QueryClient, tenantId: string, event: AlertS
   }
   const loading = (key: QueryKey) => qc.getQueryState(key)?.fetchStatus === 'fetching';
   for (const [key, list] of lists) {
-    if (!list) continue;
+    // A first load under way may have read the alerts before this change: it is asked for again.
+    if (!list) {
+      if (loading(key)) complete = false;
+      continue;
+    }
     const patched = patchActiveList(list, key[4] as ActiveAlertsQuery, event, userId);
     if (patched === RELOAD || loading(key)) complete = false;
     if (patched !== RELOAD && patched !== list) qc.setQueryData(key, patched);
   }
   const statsKey = queryKeys.alertStats(tenantId);
   const stats = qc.getQueryData<AlertStats>(statsKey);
+  if (!stats && loading(statsKey)) complete = false;
   if (stats) {
     const patched = patchStats(stats, previous, event);
     if (patched === RELOAD || loading(statsKey)) complete = false;

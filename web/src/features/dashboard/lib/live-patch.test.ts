@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { ActiveAlertsQuery, Alert, AlertList, AlertStats, AlertStreamEvent } from '../../../../../contract/alerts.ts';
+import { QueryClient } from '@tanstack/react-query';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { applyAlertEvent } from '../api/alert-stream.ts';
 import { compareAlerts, patchActiveList, patchStats, RELOAD } from './live-patch.ts';
 
 const ME = 'user-me';
@@ -136,5 +139,34 @@ describe('live patching of the stat cards', () => {
     expect(patchStats(stats, undefined, ev(alert(), 'updated'))).toBe(RELOAD);
     // Known not to have been active (absent from a complete list): it counts as new.
     expect(patchStats(stats, null, ev(alert({ priority: 'high' }), 'updated'))).toMatchObject({ high: 1, total: 5 });
+  });
+});
+
+describe('a live change that arrives while the list is first being loaded', () => {
+  const tenantId = 't';
+  const key = queryKeys.activeAlerts(tenantId, filter());
+
+  it('asks for the list again (its answer may have been read before the change), and patches a loaded one', async () => {
+    const qc = new QueryClient();
+    let answer: (l: AlertList) => void = () => undefined;
+    const first = qc.fetchQuery({ queryKey: key, queryFn: () => new Promise<AlertList>((resolve) => (answer = resolve)) });
+    const fresh = alert({ title: 'arrived meanwhile' });
+    // No data yet, a request under way: the change cannot be applied to it, so the caller reloads.
+    expect(applyAlertEvent(qc, tenantId, ev(fresh), ME)).toBe(false);
+    answer(list([]));
+    await first;
+    // Once loaded and idle, the same kind of change is applied where it shows, with no request.
+    const next = alert({ title: 'arrived later' });
+    expect(applyAlertEvent(qc, tenantId, ev(next), ME)).toBe(true);
+    expect(titles(qc.getQueryData<AlertList>(key)!)).toEqual(['arrived later']);
+  });
+
+  it('does the same for the stat cards', async () => {
+    const qc = new QueryClient();
+    let answer: (s: AlertStats) => void = () => undefined;
+    const first = qc.fetchQuery({ queryKey: queryKeys.alertStats(tenantId), queryFn: () => new Promise<AlertStats>((resolve) => (answer = resolve)) });
+    expect(applyAlertEvent(qc, tenantId, ev(alert()), ME)).toBe(false);
+    answer({ critical: 0, high: 0, medium: 0, low: 0, info: 0, lowInfo: 0, total: 0, hasAlerts: false, pagedNobody: 0 });
+    await first;
   });
 });
