@@ -49,6 +49,10 @@ import { observabilityPlugin } from './observability/observability.plugin.ts';
 import { heartbeatsPlugin } from './modules/heartbeats/heartbeats.plugin.ts';
 import { inboundMailPlugin } from './modules/inbound-mail/inbound-mail.plugin.ts';
 import { registerReportRoutes } from './modules/reports/reports.routes.ts';
+import { maintenancePlugin } from './modules/maintenance/maintenance.plugin.ts';
+import { apiTokensPlugin } from './modules/api-tokens/api-tokens.plugin.ts';
+import { destinationsPlugin } from './modules/destinations/destinations.plugin.ts';
+import { digestPlugin } from './modules/digest/digest.plugin.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -183,6 +187,10 @@ export async function buildApp(
   await app.register(heartbeatsPlugin, deps);
   await app.register(inboundMailPlugin, deps);
   registerReportRoutes(app, deps);
+  await app.register(maintenancePlugin, deps);
+  await app.register(apiTokensPlugin, deps);
+  await app.register(destinationsPlugin, deps);
+  await app.register(digestPlugin, deps);
 
   registerWeb(app, config);
   return { app, deps };

@@ -22,6 +22,10 @@ import * as m0020 from './0020_page_short_links.ts';
 import * as m0021 from './0021_heartbeats.ts';
 import * as m0022 from './0022_inbound_email.ts';
 import * as m0023 from './0023_reports.ts';
+import * as m0024 from './0024_maintenance.ts';
+import * as m0025 from './0025_api_tokens_destinations.ts';
+import * as m0026 from './0026_ingest_routing.ts';
+import * as m0027 from './0027_weekly_digest.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -48,4 +52,8 @@ export const migrations: Record<string, Migration> = {
   '0021_heartbeats': m0021,
   '0022_inbound_email': m0022,
   '0023_reports': m0023,
+  '0024_maintenance': m0024,
+  '0025_api_tokens_destinations': m0025,
+  '0026_ingest_routing': m0026,
+  '0027_weekly_digest': m0027,
 };
