@@ -141,7 +141,7 @@ export async function buildApp(
   await app.register(cookie);
   registerSecurity(app, {
     publicUrl: config.publicUrl,
-    csrfExempt: (url) => url.startsWith('/v2/') || url.startsWith('/api/ingest/') || url.startsWith('/api/heartbeat/'),
+    csrfExempt: (url) => url.startsWith('/v2/') || url.startsWith('/api/ingest/') || url.startsWith('/api/heartbeat/') || url.startsWith('/api/digest/off/'),
     // The browser reports only in production mode (as /api/config says), so only then is its service allowed.
     webDsn: config.production ? config.sentry.webDsn : null,
   });

@@ -559,3 +559,20 @@ export interface HeartbeatTables {
 }
 
 export interface Database extends CoreTables, MembersProfileTables, AlertTables, SystemTables, EscalationTables, OnCallTables, PagingTables, ApprovalTables, HeartbeatTables {}
+
+/** One person's weekly digest of one week (migration 0027, issue 31): its claim, then its record. */
+export interface DigestSendsTable {
+  user_id: string;
+  /** The local date (YYYY-MM-DD) of the Monday the digest is for. */
+  week: string;
+  status: 'sending' | 'sent';
+  created_at: string;
+  sent_at: string | null;
+}
+
+interface DigestTables {
+  digest_sends: DigestSendsTable;
+}
+
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
+export interface Database extends DigestTables {}

@@ -5,6 +5,8 @@ export interface Mail {
   subject: string;
   text: string;
   html?: string;
+  /** Extra headers (e.g. List-Unsubscribe); X-Alertdesk-Mail (our own mail: the inbound listener ignores it) stays. */
+  headers?: Record<string, string>;
 }
 
 export interface Mailer {
@@ -55,7 +57,7 @@ export function createMailer(opts: {
         // The pool opens a new connection for the next mail; a mail whose send fails is rejected and retried as always.
         transport.on('error', (err) => (opts.log.warn ?? opts.log.info).call(opts.log, { err }, 'an idle SMTP connection failed; the next mail opens a new one'));
       }
-      await transport.sendMail({ from: opts.from, headers: { 'X-Alertdesk-Mail': '1' }, ...mail });
+      await transport.sendMail({ from: opts.from, ...mail, headers: { ...mail.headers, 'X-Alertdesk-Mail': '1' } });
     },
     close() {
       transport?.close();

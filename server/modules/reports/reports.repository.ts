@@ -189,3 +189,9 @@ export async function responderNames(db: DB, userIds: readonly string[]): Promis
   }
   return out;
 }
+
+/** How many of the scope's alerts paged nobody (issue 25's mark): the weekly digest's warning. */
+export async function pagedNobodyCount(db: DB, scope: ReportScope): Promise<number> {
+  const row = await scoped(db, scope).where('alerts.paged_nobody_at', 'is not', null).select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

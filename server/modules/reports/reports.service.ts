@@ -1,4 +1,5 @@
 import { IANAZone } from 'luxon';
+import type { AlertPriority } from '../../../contract/alerts.ts';
 import { REPORT_LIMITS, REPORT_MSG, reportBound, type ReportSummary, type ReportSummaryQuery } from '../../../contract/reports.ts';
 import type { DB, Dialect } from '../../db/database.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
@@ -93,4 +94,33 @@ async function presentResponders(db: DB, counts: Awaited<ReturnType<typeof repo.
   return [...per]
     .map(([userId, c]) => ({ userId, name: userId === null ? REPORT_MSG.integrationResponder : (names.get(userId) ?? REPORT_MSG.formerMember), ...c }))
     .sort((a, b) => b.acknowledged + b.resolved - (a.acknowledged + a.resolved) || a.name.localeCompare(b.name));
+}
+
+/** What the weekly digest says of one tenant's period: the mail goes to its members, who may see the dashboard's figures. */
+export interface DigestFigures {
+  opened: number;
+  byPriority: Array<{ priority: AlertPriority; opened: number }>;
+  mttaSeconds: number | null;
+  mttrSeconds: number | null;
+  neverAcknowledged: number;
+  topClients: Array<{ name: string; opened: number }>;
+  pagedNobody: number;
+}
+
+/** The digest's figures of the alerts a tenant opened in [from, to): counts, response times, its busiest clients. */
+export async function digestFigures(deps: ReportDeps, tenantId: string, from: string, to: string, now: Date, topClients = 5): Promise<DigestFigures> {
+  const scope: repo.ReportScope = { tenantId, from, to, clientId: null };
+  const [groups, pagedNobody] = await Promise.all([repo.groupFigures(deps.db, deps.dialect, scope, [], now), repo.pagedNobodyCount(deps.db, scope)]);
+  const overall = combine(groups);
+  const clients = byClient(groups, new Map()).filter((c) => c.clientId !== null).slice(0, topClients);
+  const names = await repo.clientNames(deps.db, tenantId, clients.map((c) => c.clientId!));
+  return {
+    opened: overall.opened,
+    byPriority: byPriority(groups).map((p) => ({ priority: p.priority, opened: p.opened })),
+    mttaSeconds: overall.mttaSeconds,
+    mttrSeconds: overall.mttrSeconds,
+    neverAcknowledged: overall.neverAcknowledged,
+    topClients: clients.map((c) => ({ name: names.get(c.clientId!) ?? REPORT_MSG.deletedClient, opened: c.opened })),
+    pagedNobody,
+  };
 }

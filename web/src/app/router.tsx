@@ -21,6 +21,7 @@ export const router = createBrowserRouter([
       { path: '/sign-in-link', lazy: async () => ({ Component: (await import('../features/auth/pages/SignInLinkPage.tsx')).SignInLinkPage }) },
       { path: '/invitations/:token', lazy: async () => ({ Component: (await import('../features/invitations/pages/InvitationPage.tsx')).InvitationPage }) },
       { path: '/ack/:token', lazy: async () => ({ Component: (await import('../features/acknowledge/pages/AckPage.tsx')).AckPage }) },
+      { path: '/digest/off/:token', lazy: async () => ({ Component: (await import('../features/digest/pages/DigestOffPage.tsx')).DigestOffPage }) },
       { path: '/privacy', lazy: async () => ({ Component: (await import('../features/legal/pages/PrivacyPage.tsx')).PrivacyPage }) },
       { path: '/terms', lazy: async () => ({ Component: (await import('../features/legal/pages/TermsPage.tsx')).TermsPage }) },
       // The query goes along: the dashboard links a client's name to /clients?client=… (its details).

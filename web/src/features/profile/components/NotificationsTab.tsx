@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Checkbox, Chip, Group, MultiSelect, Paper, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Checkbox, Chip, Group, MultiSelect, Paper, Stack, Switch, TagsInput, Text, TextInput, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { MSG } from '../../../../../contract/messages.ts';
 import {
@@ -101,7 +101,15 @@ function PreferencesForm({ tenantId, tenantName, initial }: { tenantId: string; 
             <Switch label="Email notifications" checked={email.enabled} onChange={(e) => setEmail({ ...email, enabled: e.currentTarget.checked })} />
             <Stack gap="xs" pl="md">
               <Checkbox label="Alert notifications" disabled={!email.enabled} checked={email.alertNotifications} onChange={(e) => setEmail({ ...email, alertNotifications: e.currentTarget.checked })} />
-              <Checkbox label="Weekly digest" disabled={!email.enabled} checked={email.weeklyDigest} onChange={(e) => setEmail({ ...email, weeklyDigest: e.currentTarget.checked })} />
+              <Group gap="xs" wrap="nowrap">
+                <Checkbox label="Weekly digest" disabled={!email.enabled} checked={email.weeklyDigest} onChange={(e) => setEmail({ ...email, weeklyDigest: e.currentTarget.checked })} />
+                <Anchor size="sm" href={`/api/me/digest/preview?tenantId=${encodeURIComponent(tenantId)}`} target="_blank" rel="noopener" data-testid="digest-preview">
+                  Preview
+                </Anchor>
+              </Group>
+              <Text size="xs" c="dimmed" pl={30} mt={-6}>
+                Mondays at 08:00 in your time zone: last week's alerts, response times and busiest clients.
+              </Text>
               <Checkbox label="System updates" disabled={!email.enabled} checked={email.systemUpdates} onChange={(e) => setEmail({ ...email, systemUpdates: e.currentTarget.checked })} />
             </Stack>
           </Stack>
