@@ -7,7 +7,7 @@ export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday',
 export const WEEKDAY_KEYS = ['0', '1', '2', '3', '4', '5', '6'] as const;
 export type WeekdayKey = (typeof WEEKDAY_KEYS)[number];
 
-export const SCHEDULE_LIMITS = { name: 100, description: 1000, shiftsPerDay: 24, overrideNote: 200, overrideDays: 90, timelineDays: 14, feedDays: 90 } as const;
+export const SCHEDULE_LIMITS = { name: 100, description: 1000, shiftsPerDay: 24, overrideNote: 200, overrideDays: 90, timelineDays: 14, feedDays: 90, layers: 10, participants: 50, restrictions: 14 } as const;
 
 /** Spec section 9: a new shift starts at the previous one's end and lasts 8 hours, capped at 24. */
 export const NEW_SHIFT_HOURS = 8;
@@ -62,6 +62,15 @@ export const SCHEDULE_MSG = {
   feedRevokeFailed: 'Failed to revoke the calendar link. Please try again.',
   feedRevoked: 'Calendar link revoked',
   myOnCallLoadFailed: 'Failed to load your on-call shifts. Please try again.',
+  layerNameRequired: 'Enter a name for the layer',
+  layerParticipantsRequired: 'Add at least one person to the layer',
+  layerStartInvalid: 'Enter the time of the first handoff',
+  layerLengthInvalid: 'A shift lasts 1 to 365 hours, days or weeks',
+  layerUnitInvalid: 'Choose hours, days or weeks',
+  restrictionDaysRequired: 'Choose at least one day',
+  restrictionTimeInvalid: 'Enter a time as HH:mm',
+  restrictionEmpty: 'The window must not start and end at the same time',
+  tooManyLayers: `A schedule can have at most ${SCHEDULE_LIMITS.layers} layers`,
 } as const;
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -112,6 +121,48 @@ const RotationsInput = z.object(
 
 const calendarDate = z.string({ error: MSG.invalidDateFormat }).trim().refine(isCalendarDate, MSG.invalidDateFormat);
 
+const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
+const hhmm = z.string({ error: SCHEDULE_MSG.restrictionTimeInvalid }).trim().regex(HHMM, SCHEDULE_MSG.restrictionTimeInvalid);
+/** "HH:mm" → minutes after midnight. */
+export const minutesOf = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
+
+/** A window of the week a layer is kept to (issue 27): it starts on each of `days` at `from` and ends at `to` (the next day when earlier). */
+export const LayerRestriction = z
+  .object({
+    days: z.array(z.number({ error: SCHEDULE_MSG.restrictionDaysRequired }).int().min(0).max(6), { error: SCHEDULE_MSG.restrictionDaysRequired }).min(1, SCHEDULE_MSG.restrictionDaysRequired).max(7),
+    from: hhmm,
+    to: hhmm,
+  })
+  .refine((r) => r.from !== r.to, { message: SCHEDULE_MSG.restrictionEmpty, path: ['to'] })
+  .transform((r) => ({ ...r, days: [...new Set(r.days)].sort((a, b) => a - b) }));
+export type LayerRestriction = z.output<typeof LayerRestriction>;
+
+export const SHIFT_UNITS = ['hours', 'days', 'weeks'] as const;
+
+/** A rotation layer (issue 27): participants take turns, handing off every `shiftLength` from `start`. */
+export const LayerInput = z.object({
+  name: requiredString(SCHEDULE_MSG.layerNameRequired, SCHEDULE_LIMITS.name),
+  participants: z
+    .array(z.string({ error: SCHEDULE_MSG.personInvalid }).trim().min(1, SCHEDULE_MSG.personInvalid).max(100, SCHEDULE_MSG.personInvalid), { error: SCHEDULE_MSG.layerParticipantsRequired })
+    .min(1, SCHEDULE_MSG.layerParticipantsRequired)
+    .max(SCHEDULE_LIMITS.participants),
+  start: z
+    .string({ error: SCHEDULE_MSG.layerStartInvalid })
+    .trim()
+    .refine((v) => isIsoTime(v), SCHEDULE_MSG.layerStartInvalid)
+    .transform((v) => new Date(v).toISOString()),
+  shiftLength: z.object(
+    {
+      unit: z.enum(SHIFT_UNITS, { error: SCHEDULE_MSG.layerUnitInvalid }),
+      count: z.number({ error: SCHEDULE_MSG.layerLengthInvalid }).int(SCHEDULE_MSG.layerLengthInvalid).min(1, SCHEDULE_MSG.layerLengthInvalid).max(365, SCHEDULE_MSG.layerLengthInvalid),
+    },
+    { error: SCHEDULE_MSG.layerLengthInvalid },
+  ),
+  restrictions: z.array(LayerRestriction).max(SCHEDULE_LIMITS.restrictions).default([]),
+});
+export type LayerInputBody = z.input<typeof LayerInput>;
+export type Layer = z.output<typeof LayerInput>;
+
 type LooseShift = { startHour?: unknown; endHour?: unknown; primaryOnCall?: unknown };
 
 /**
@@ -133,6 +184,7 @@ export const ScheduleInput = z
     timeZone: z.string({ error: SCHEDULE_MSG.timeZoneInvalid }).trim().refine(isTimeZone, SCHEDULE_MSG.timeZoneInvalid).default('UTC'),
     isDefault: z.boolean({ error: 'Must be true or false' }).default(false),
     rotations: RotationsInput.default({}),
+    layers: z.array(LayerInput, { error: 'Layers must be a list' }).max(SCHEDULE_LIMITS.layers, SCHEDULE_MSG.tooManyLayers).default([]),
   })
   .superRefine(
     (v, ctx) => {
@@ -145,11 +197,14 @@ export const ScheduleInput = z
       const rotations = (v as { rotations?: unknown }).rotations;
       if (rotations !== undefined && (typeof rotations !== 'object' || rotations === null || Array.isArray(rotations))) return;
       const days = (rotations ?? {}) as Record<string, unknown>;
+      // With rotation layers, the weekday template is optional: days without shifts are left to the layers.
+      const layers = (v as { layers?: unknown }).layers;
+      const layered = Array.isArray(layers) && layers.length > 0;
       WEEKDAY_KEYS.forEach((key, i) => {
         const day = WEEKDAYS[i];
         const shifts = days[key];
         if (shifts === undefined || (Array.isArray(shifts) && shifts.length === 0)) {
-          ctx.addIssue({ code: 'custom', message: noShiftsDefined(day), path: ['rotations', key] });
+          if (!layered) ctx.addIssue({ code: 'custom', message: noShiftsDefined(day), path: ['rotations', key] });
           return;
         }
         if (!Array.isArray(shifts)) return;
@@ -204,6 +259,16 @@ export const Schedule = z
     /** IANA zone; shift hours are wall-clock hours there. */
     timeZone: z.string(),
     rotations: z.object(Object.fromEntries(WEEKDAY_KEYS.map((k) => [k, z.array(Shift)])) as Record<WeekdayKey, z.ZodArray<typeof Shift>>),
+    /** Rotation layers, lowest first: a higher layer's person is on call where it has one; the template lies beneath. */
+    layers: z.array(
+      z.object({
+        name: z.string(),
+        participants: z.array(z.string()),
+        start: z.string(),
+        shiftLength: z.object({ unit: z.enum(SHIFT_UNITS), count: z.number().int() }),
+        restrictions: z.array(z.object({ days: z.array(z.number().int()), from: z.string(), to: z.string() })),
+      }),
+    ),
     createdBy: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),

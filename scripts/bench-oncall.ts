@@ -1,5 +1,6 @@
 // npm run bench:oncall [-- --iterations 2000]
-// Seeds a tenant with 50 on-call schedules of 7 days × 3 shifts (in several time zones) and 200 overrides, next to a
+// Seeds a tenant with 50 on-call schedules of 7 days × 3 shifts and 3 rotation layers × 8 people (in several time
+// zones) and 200 overrides, next to a
 // second tenant just as big, in a fresh database (SQLite always; PostgreSQL too when BENCH_DATABASE_URL or
 // TEST_DATABASE_URL is set, in a schema of its own). Then times who-is-on-call at random moments of the next 30 days:
 // the function the escalation engine calls (whoIsOnCall: the schedule, its overrides, the people's membership,
@@ -78,7 +79,14 @@ async function bench(target: { name: 'sqlite' | 'postgres'; url: string }): Prom
             ],
           ]),
         );
-        const input = ScheduleInput.parse({ name: `Schedule ${s}`, startTime: '2026-01-01', endTime: '2030-12-31', timeZone: ZONES[s % ZONES.length], isDefault: s === 0, rotations });
+        // Three rotation layers of eight people each (issue 27): weekly 24/7, daily, and office hours on weekdays.
+        const eight = (offset: number) => Array.from({ length: 8 }, (_, i) => p(offset + i));
+        const layers = [
+          { name: 'Weekly', participants: eight(0), start: '2026-01-05T08:00:00Z', shiftLength: { unit: 'weeks', count: 1 } },
+          { name: 'Daily', participants: eight(3), start: '2026-01-05T07:00:00Z', shiftLength: { unit: 'days', count: 1 }, restrictions: [{ days: [0, 6], from: '00:00', to: '23:59' }] },
+          { name: 'Office', participants: eight(5), start: '2026-01-05T08:00:00Z', shiftLength: { unit: 'days', count: 2 }, restrictions: [{ days: [1, 2, 3, 4, 5], from: '09:00', to: '17:00' }] },
+        ];
+        const input = ScheduleInput.parse({ name: `Schedule ${s}`, startTime: '2026-01-01', endTime: '2030-12-31', timeZone: ZONES[s % ZONES.length], isDefault: s === 0, rotations, layers });
         const id = randomUUID();
         ids.push(id);
         await trx.insertInto('oncall_schedules').values({ id, tenant_id: tenantId, ...scheduleColumns(input), created_by: ownerId, created_at: at, updated_at: at }).execute();

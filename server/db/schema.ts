@@ -332,6 +332,8 @@ export interface OncallSchedulesTable {
   end_date: string;
   time_zone: string;
   rotations: string;
+  /** JSON list of rotation layers, lowest first (migration 0028, issue 27). */
+  layers: string;
   created_by: string | null;
   created_at: string;
   updated_at: string;

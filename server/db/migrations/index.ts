@@ -26,6 +26,7 @@ import * as m0024 from './0024_maintenance.ts';
 import * as m0025 from './0025_api_tokens_destinations.ts';
 import * as m0026 from './0026_ingest_routing.ts';
 import * as m0027 from './0027_weekly_digest.ts';
+import * as m0028 from './0028_schedule_layers.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -56,4 +57,5 @@ export const migrations: Record<string, Migration> = {
   '0025_api_tokens_destinations': m0025,
   '0026_ingest_routing': m0026,
   '0027_weekly_digest': m0027,
+  '0028_schedule_layers': m0028,
 };

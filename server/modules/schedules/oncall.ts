@@ -1,5 +1,6 @@
 import { DateTime } from 'luxon';
 import { SCHEDULE_MSG, WEEKDAY_KEYS, type Rotations, type Shift } from '../../../contract/schedules.ts';
+import { layerAt, type LayerSpec } from './layers.ts';
 
 /**
  * Who is on call, computed from a schedule's weekly rotation and its overrides. Pure: no database, no clock. Shift
@@ -13,6 +14,11 @@ export interface ScheduleSpec {
   /** YYYY-MM-DD, last day of coverage (inclusive). */
   endDate: string;
   rotations: Rotations;
+  /**
+   * Rotation layers (issue 27), lowest first: a higher layer's person wins where it has someone; the weekday template
+   * (rotations) lies beneath them all and gives the secondary. Absent or empty: the template alone, as before layers.
+   */
+  layers?: LayerSpec[];
 }
 
 export interface OverrideSpec {
@@ -111,9 +117,44 @@ function replacementAt(overrides: readonly OverrideSpec[], person: string | null
   return found;
 }
 
+/**
+ * The people of a layered schedule at `at`, overrides aside, as the template's `shiftAt` gives them (a pseudo-shift
+ * with its end: the next handoff, window edge or template shift change); null when nobody is on call.
+ */
+function layeredAt(s: ScheduleSpec, at: number, cov: { start: number; end: number }): { shift: Shift; start: number; end: number } | null {
+  const base = layeredBase(s, at, cov);
+  if (!base.primary) return null;
+  // The stretch runs on while the same people stay (a template day ending under a layer's week changes nobody).
+  let end = base.end;
+  for (let steps = 0; steps < 64 && Number.isFinite(end); steps++) {
+    const next = layeredBase(s, end, cov);
+    if (next.primary !== base.primary || next.secondary !== base.secondary || next.end <= end) break;
+    end = next.end;
+  }
+  return { shift: { startHour: 0, endHour: 24, primaryOnCall: base.primary, secondaryOnCall: base.secondary }, start: at, end };
+}
+
+/** Who the layers and the template put on call at `at` (primary null: nobody), and the next moment that may change. */
+export function layeredBase(s: ScheduleSpec, at: number, cov = coverage(s)): { primary: string | null; secondary: string | null; end: number } {
+  if (at < cov.start) return { primary: null, secondary: null, end: cov.start };
+  if (at >= cov.end) return { primary: null, secondary: null, end: Number.POSITIVE_INFINITY };
+  const template = shiftAt(s, at, cov);
+  let end = template ? template.end : (nextShiftStart(s, at, cov) ?? cov.end);
+  let primary: string | null = null;
+  const layers = s.layers ?? [];
+  for (let i = layers.length - 1; i >= 0; i--) {
+    const l = layerAt(layers[i], s.timeZone, at);
+    if (l.end < end) end = l.end;
+    if (!primary && l.userId) primary = l.userId;
+  }
+  primary ??= template?.shift.primaryOnCall ?? null;
+  const secondary = template?.shift.secondaryOnCall ?? null;
+  return { primary, secondary: secondary === primary ? null : secondary, end: Math.min(end, cov.end) };
+}
+
 /** The people of the rotation at `at`, overrides applied, and when that changes next. */
 export function onCallAt(s: ScheduleSpec, overrides: readonly OverrideSpec[], at: number, cov = coverage(s)): OnCallAt {
-  const current = shiftAt(s, at, cov);
+  const current = s.layers?.length ? layeredAt(s, at, cov) : shiftAt(s, at, cov);
   if (!current) return NOBODY;
   const { primaryOnCall, secondaryOnCall } = current.shift;
   const p = replacementAt(overrides, primaryOnCall, at);
@@ -174,9 +215,18 @@ export function pieces(s: ScheduleSpec, overrides: readonly OverrideSpec[], from
     }
   };
 
+  if (s.layers?.length) {
+    // Layered: stretch by stretch, each ending where a layer hands off, a window opens or closes, or the template moves.
+    for (let t = from; t < to; ) {
+      const base = layeredBase(s, t, cov);
+      const end = Math.min(to, base.end > t ? base.end : t + 3600_000);
+      push(t, end, base.primary ? { startHour: 0, endHour: 24, primaryOnCall: base.primary, secondaryOnCall: base.secondary } : null);
+      t = end;
+    }
+  }
   // Day by day in the schedule's zone; each day's hours split at the period's bounds so inPeriod is exact.
   let day = DateTime.fromMillis(from, { zone: s.timeZone }).startOf('day');
-  while (day.toMillis() < to) {
+  while (!s.layers?.length && day.toMillis() < to) {
     const shifts = [...(s.rotations[weekdayKey(day)] ?? [])].sort((x, y) => x.startHour - y.startHour);
     let hour = 0;
     const emit = (start: number, end: number, shift: Shift | null) => {
@@ -234,6 +284,8 @@ export function timeline(s: ScheduleSpec, overrides: readonly OverrideSpec[], fr
   };
 }
 
+const finite = (t: number) => (Number.isFinite(t) ? t : null);
+
 /** When the next shift of the rotation starts at or after `at` (within a week), clipped to the dates; or null. */
 function nextShiftStart(s: ScheduleSpec, at: number, cov: { start: number; end: number }): number | null {
   if (at >= cov.end) return null;
@@ -259,7 +311,7 @@ export function nextHandover(s: ScheduleSpec, overrides: readonly OverrideSpec[]
   let t = at;
   // Walk from shift end to shift end (about three a day) until the people change.
   for (let steps = 0; steps < 200; steps++) {
-    const boundary = cur.endsAt ?? nextShiftStart(s, t, cov);
+    const boundary = cur.endsAt ?? (s.layers?.length ? finite(layeredBase(s, t, cov).end) : nextShiftStart(s, t, cov));
     if (boundary === null || boundary >= until || boundary <= t) return null;
     const next = onCallAt(s, overrides, boundary, cov);
     if (next.primary !== cur.primary || next.secondary !== cur.secondary) return { at: boundary, primary: next.primary, secondary: next.secondary };

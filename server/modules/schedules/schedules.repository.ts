@@ -1,9 +1,10 @@
 import { sql, type Insertable, type Updateable } from 'kysely';
-import { WEEKDAY_KEYS, type Override, type Rotations, type Schedule, type ScheduleInput } from '../../../contract/schedules.ts';
+import { minutesOf, WEEKDAY_KEYS, type Layer, type Override, type Rotations, type Schedule, type ScheduleInput } from '../../../contract/schedules.ts';
 import type { DB } from '../../db/database.ts';
 import { namedTenantRow, parseJson } from '../../db/database.ts';
 import type { CalendarFeedsTable, OncallOverridesTable, OncallSchedulesTable } from '../../db/schema.ts';
 import type { OverrideSpec, ScheduleSpec } from './oncall.ts';
+import type { LayerSpec } from './layers.ts';
 
 /** The columns a person edits. */
 export function scheduleColumns(input: ScheduleInput) {
@@ -15,7 +16,26 @@ export function scheduleColumns(input: ScheduleInput) {
     end_date: input.endTime,
     time_zone: input.timeZone,
     rotations: JSON.stringify(input.rotations),
+    layers: JSON.stringify(input.layers),
   } satisfies Updateable<OncallSchedulesTable>;
+}
+
+function layersOf(row: Pick<OncallSchedulesTable, 'layers'>): Layer[] {
+  return parseJson<Layer[]>(row.layers ?? '[]', []);
+}
+
+/** Stored layers as the who-is-on-call computation takes them (a layer of unparseable times is left out). */
+function layerSpecs(layers: readonly Layer[]): LayerSpec[] {
+  return layers
+    .map((l) => ({
+      name: l.name,
+      participants: l.participants,
+      start: Date.parse(l.start),
+      unit: l.shiftLength.unit,
+      count: l.shiftLength.count,
+      restrictions: l.restrictions.map((r) => ({ days: r.days, from: minutesOf(r.from), to: minutesOf(r.to) })),
+    }))
+    .filter((l) => Number.isFinite(l.start) && l.count > 0);
 }
 
 function rotationsOf(row: Pick<OncallSchedulesTable, 'rotations'>): Rotations {
@@ -30,6 +50,7 @@ export function toSchedule(row: OncallSchedulesTable): Schedule {
     endTime: row.end_date,
     timeZone: row.time_zone,
     rotations: rotationsOf(row),
+    layers: layersOf(row),
     createdBy: row.created_by,
     createdAt: row.created_at,
     updatedAt: row.updated_at,
@@ -42,6 +63,7 @@ export const toScheduleSpec = (row: OncallSchedulesTable): ScheduleSpec => ({
   startDate: row.start_date,
   endDate: row.end_date,
   rotations: rotationsOf(row),
+  layers: layerSpecs(layersOf(row)),
 });
 
 export function toOverride(row: OncallOverridesTable): Override {
@@ -110,7 +132,7 @@ export async function loadOnCallInputs(db: DB, tenantId: string, scheduleId: str
       eb.ref('start_date').$castTo<string | null>().as('b'),
       eb.ref('end_date').$castTo<string | null>().as('c'),
       eb.ref('rotations').$castTo<string | null>().as('d'),
-      text(null).as('e'),
+      eb.ref('layers').$castTo<string | null>().as('e'),
     ])
     .where('tenant_id', '=', tenantId)
     .where('id', '=', scheduleId)
@@ -141,7 +163,13 @@ export async function loadOnCallInputs(db: DB, tenantId: string, scheduleId: str
     .execute();
   const schedule = rows.find((r) => r.kind === 's');
   if (!schedule) return undefined;
-  const spec: ScheduleSpec = { timeZone: schedule.a!, startDate: schedule.b!, endDate: schedule.c!, rotations: rotationsOf({ rotations: schedule.d! }) };
+  const spec: ScheduleSpec = {
+    timeZone: schedule.a!,
+    startDate: schedule.b!,
+    endDate: schedule.c!,
+    rotations: rotationsOf({ rotations: schedule.d! }),
+    layers: layerSpecs(layersOf({ layers: schedule.e ?? '[]' })),
+  };
   const overrides = rows
     .filter((r) => r.kind === 'o')
     .map((r) => toOverrideSpec({ replaced_user_id: r.a!, user_id: r.b!, starts_at: r.c!, ends_at: r.d!, created_at: r.e! }))

@@ -47,7 +47,10 @@ export async function getSchedule(db: DB, ctx: TenantContext, id: string) {
 
 /** 400 naming each shift whose primary or secondary is not an active member of the tenant. */
 async function assertMembers(db: DB, tenantId: string, input: ScheduleInput) {
-  const ids = WEEKDAY_KEYS.flatMap((k) => input.rotations[k].flatMap((s) => [s.primaryOnCall, s.secondaryOnCall].filter((x): x is string => !!x)));
+  const ids = [
+    ...WEEKDAY_KEYS.flatMap((k) => input.rotations[k].flatMap((s) => [s.primaryOnCall, s.secondaryOnCall].filter((x): x is string => !!x))),
+    ...input.layers.flatMap((l) => l.participants),
+  ];
   const members = await repo.activeMemberIds(db, tenantId, ids);
   const fields: Record<string, string> = {};
   for (const k of WEEKDAY_KEYS) {
@@ -56,6 +59,11 @@ async function assertMembers(db: DB, tenantId: string, input: ScheduleInput) {
       if (s.secondaryOnCall && !members.has(s.secondaryOnCall)) fields[`rotations.${k}.${i}.secondaryOnCall`] = SCHEDULE_MSG.notAMember;
     });
   }
+  input.layers.forEach((l, i) =>
+    l.participants.forEach((id, j) => {
+      if (!members.has(id)) fields[`layers.${i}.participants.${j}`] = SCHEDULE_MSG.notAMember;
+    }),
+  );
   if (Object.keys(fields).length) throw new AppError(400, 'validation_failed', SCHEDULE_MSG.notAMember, fields);
 }
 

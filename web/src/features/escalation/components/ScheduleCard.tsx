@@ -1,7 +1,7 @@
 import { ActionIcon, Alert, Badge, Box, Button, Group, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconCalendarEvent, IconEdit, IconTrash, IconUserExclamation } from '@tabler/icons-react';
 import { SCHEDULE_MSG, WEEKDAYS, WEEKDAY_KEYS, formatHour, weeklyGaps, type OnCallNow, type Schedule } from '../../../../../contract/schedules.ts';
-import { formatCalendarDate, formatMoment } from './ScheduleTimes.ts';
+import { browserTimeZone, formatCalendarDate, formatInZone } from './ScheduleTimes.ts';
 import { ScheduleTimeline } from './ScheduleTimeline.tsx';
 
 export interface ScheduleCardProps {
@@ -17,7 +17,7 @@ export interface ScheduleCardProps {
   onDelete: () => void;
 }
 
-function OnCallNowBox({ onCall, userName }: { onCall: OnCallNow | undefined; userName: (id: string) => string }) {
+function OnCallNowBox({ onCall, userName, timeZone }: { onCall: OnCallNow | undefined; userName: (id: string) => string; timeZone: string }) {
   if (!onCall) return null;
   const next = onCall.next;
   return (
@@ -49,8 +49,14 @@ function OnCallNowBox({ onCall, userName }: { onCall: OnCallNow | undefined; use
               Next handover
             </Text>
             <Text size="sm" className="wrap-anywhere" data-testid="next-handover">
-              {formatMoment(next.at)} → {next.primary ? userName(next.primary) : SCHEDULE_MSG.nobodyOnCall}
+              {formatInZone(next.at, timeZone)} → {next.primary ? userName(next.primary) : SCHEDULE_MSG.nobodyOnCall}
             </Text>
+            {/* The schedule's zone first (its shifts are written in it); the viewer's own time beside it when it differs. */}
+            {formatInZone(next.at, timeZone) !== formatInZone(next.at, browserTimeZone()) && (
+              <Text size="xs" c="dimmed" data-testid="next-handover-local">
+                your time: {formatInZone(next.at, browserTimeZone())}
+              </Text>
+            )}
           </Stack>
         )}
       </Group>
@@ -58,10 +64,47 @@ function OnCallNowBox({ onCall, userName }: { onCall: OnCallNow | undefined; use
   );
 }
 
+const UNIT = { hours: ['hour', 'hours'], days: ['day', 'days'], weeks: ['week', 'weeks'] } as const;
+const dayNames = (days: number[]) =>
+  days.join(',') === '1,2,3,4,5' ? 'Mon–Fri' : days.join(',') === '0,6' ? 'Sat–Sun' : days.map((d) => WEEKDAYS[d].slice(0, 3)).join(', ');
+
+/** The schedule's rotation layers, highest first: who takes turns, how often, and when the layer applies. */
+function LayersSummary({ schedule, userName, isMember }: Pick<ScheduleCardProps, 'schedule' | 'userName' | 'isMember'>) {
+  return (
+    <Stack gap={6} data-testid="schedule-layers">
+      {[...schedule.layers].reverse().map((l, i) => (
+        <Box key={i}>
+          <Text size="sm" fw={600} className="wrap-anywhere">
+            {l.name}{' '}
+            <Text span size="sm" c="dimmed" fw={400}>
+              · every {l.shiftLength.count === 1 ? UNIT[l.shiftLength.unit][0] : `${l.shiftLength.count} ${UNIT[l.shiftLength.unit][1]}`} from {formatInZone(l.start, schedule.timeZone)}
+              {l.restrictions.length > 0 && ` · ${l.restrictions.map((r) => `${dayNames(r.days)} ${r.from}–${r.to}`).join(', ')}`}
+            </Text>
+          </Text>
+          <Text size="sm" className="wrap-anywhere">
+            {l.participants.map((p, j) => (
+              <Text key={j} span c={isMember(p) ? undefined : 'red'}>
+                {j > 0 && ' → '}
+                {userName(p)}
+              </Text>
+            ))}
+          </Text>
+        </Box>
+      ))}
+    </Stack>
+  );
+}
+
 /** One schedule as spec section 2 shows it (name, description, dates, each weekday's shifts), plus who is on call. */
 export function ScheduleCard({ tenantId, schedule, onCall, userName, isMember, timelineOpen, onToggleTimeline, onEdit, onDelete }: ScheduleCardProps) {
-  const gaps = weeklyGaps(schedule.rotations);
-  const people = WEEKDAY_KEYS.flatMap((k) => schedule.rotations[k].flatMap((s) => [s.primaryOnCall, s.secondaryOnCall])).filter((x): x is string => !!x);
+  const layered = schedule.layers.length > 0;
+  // With layers, the weekly template's holes may be covered by them: the timeline shows the real gaps.
+  const gaps = layered ? [] : weeklyGaps(schedule.rotations);
+  const people = [
+    ...WEEKDAY_KEYS.flatMap((k) => schedule.rotations[k].flatMap((s) => [s.primaryOnCall, s.secondaryOnCall])),
+    ...schedule.layers.flatMap((l) => l.participants),
+  ].filter((x): x is string => !!x);
+  const templateDays = WEEKDAY_KEYS.map((k, i) => [k, i] as const).filter(([k]) => !layered || schedule.rotations[k].length > 0);
   const unknown = people.some((id) => !isMember(id));
   return (
     <Paper withBorder radius="md" p="md" data-testid="schedule-card">
@@ -108,7 +151,7 @@ export function ScheduleCard({ tenantId, schedule, onCall, userName, isMember, t
           </Text>
         </Text>
 
-        <OnCallNowBox onCall={onCall} userName={userName} />
+        <OnCallNowBox onCall={onCall} userName={userName} timeZone={schedule.timeZone} />
 
         {unknown && (
           <Alert color="yellow" icon={<IconUserExclamation size={18} />} p="xs" data-testid="unknown-people-warning">
@@ -127,8 +170,10 @@ export function ScheduleCard({ tenantId, schedule, onCall, userName, isMember, t
           </Alert>
         )}
 
+        {layered && <LayersSummary schedule={schedule} userName={userName} isMember={isMember} />}
+
         <Stack gap={6} data-testid="weekly-shifts">
-          {WEEKDAY_KEYS.map((k, i) => (
+          {templateDays.map(([k, i]) => (
             <Group key={k} gap="xs" align="flex-start" wrap="nowrap">
               <Text size="sm" fw={600} w={92} className="no-shrink">
                 {WEEKDAYS[i]}

@@ -22,6 +22,7 @@ import { FailureAlert } from '../../../components/FailureAlert.tsx';
 import { serverFieldErrors } from '../../../lib/api.ts';
 import { useSaveSchedule } from '../api/schedules.ts';
 import { browserTimeZone, defaultPeriod, timeZoneChoices } from './ScheduleTimes.ts';
+import { LayersEditor, layersFromSchedule, layersToBody, type FormLayer } from './LayersEditor.tsx';
 
 interface FormShift {
   startHour: number;
@@ -38,6 +39,9 @@ interface FormState {
   timeZone: string;
   isDefault: boolean;
   rotations: FormRotations;
+  layers: FormLayer[];
+  /** Whether the weekly shifts apply (beneath the layers); without layers they always do. */
+  template: boolean;
 }
 
 const blank = (hours: { startHour: number; endHour: number }): FormShift => ({ ...hours, primaryOnCall: '', secondaryOnCall: '' });
@@ -54,6 +58,8 @@ function initialState(schedule: Schedule | null, members: OnCallMember[]): FormS
       timeZone: browserTimeZone(),
       isDefault: false,
       rotations: Object.fromEntries(WEEKDAY_KEYS.map((k) => [k, [fullDay()]])) as FormRotations,
+      layers: [],
+      template: true,
     };
   }
   // People no longer in the tenant are left empty, so saving asks for someone else instead of failing.
@@ -67,8 +73,15 @@ function initialState(schedule: Schedule | null, members: OnCallMember[]): FormS
     timeZone: schedule.timeZone,
     isDefault: schedule.isDefault,
     rotations: Object.fromEntries(
-      WEEKDAY_KEYS.map((k) => [k, schedule.rotations[k].map((s) => ({ startHour: s.startHour, endHour: s.endHour, primaryOnCall: keep(s.primaryOnCall), secondaryOnCall: keep(s.secondaryOnCall) }))]),
+      WEEKDAY_KEYS.map((k) => [
+        k,
+        schedule.rotations[k].length
+          ? schedule.rotations[k].map((s) => ({ startHour: s.startHour, endHour: s.endHour, primaryOnCall: keep(s.primaryOnCall), secondaryOnCall: keep(s.secondaryOnCall) }))
+          : [fullDay()],
+      ]),
     ) as FormRotations,
+    layers: layersFromSchedule(schedule.layers, schedule.timeZone, known),
+    template: !schedule.layers.length || WEEKDAY_KEYS.some((k) => schedule.rotations[k].length > 0),
   };
 }
 
@@ -80,8 +93,12 @@ const toBody = (f: FormState): ScheduleInputBody => ({
   timeZone: f.timeZone,
   isDefault: f.isDefault,
   rotations: Object.fromEntries(
-    WEEKDAY_KEYS.map((k) => [k, f.rotations[k].map((s) => ({ startHour: s.startHour, endHour: s.endHour, primaryOnCall: s.primaryOnCall || null, secondaryOnCall: s.secondaryOnCall || null }))]),
+    WEEKDAY_KEYS.map((k) => [
+      k,
+      f.template || !f.layers.length ? f.rotations[k].map((s) => ({ startHour: s.startHour, endHour: s.endHour, primaryOnCall: s.primaryOnCall || null, secondaryOnCall: s.secondaryOnCall || null })) : [],
+    ]),
   ) as ScheduleInputBody['rotations'],
+  layers: layersToBody(f.layers, f.timeZone),
 });
 
 const START_HOURS = Array.from({ length: 24 }, (_, h) => ({ value: String(h), label: formatHour(h) }));
@@ -183,8 +200,29 @@ function ScheduleForm({ tenantId, schedule, members, onClose }: ScheduleFormModa
         </SimpleGrid>
         <Checkbox label="Default schedule" description="Only one schedule is the default; saving this one as default clears the flag on the other." checked={form.isDefault} onChange={(e) => set({ isDefault: e.currentTarget.checked })} />
 
-        <Divider label="Shifts (hours in the schedule's time zone)" labelPosition="left" />
-        {WEEKDAY_KEYS.map((k, d) => (
+        <Divider label="Rotation layers" labelPosition="left" />
+        <LayersEditor
+          layers={form.layers}
+          onChange={(layers) => {
+            setForm((f) => ({ ...f, layers }));
+            clear('layers');
+          }}
+          people={people}
+          timeZone={form.timeZone}
+          errors={errors}
+        />
+
+        <Divider label="Weekly shifts (hours in the schedule's time zone)" labelPosition="left" />
+        {form.layers.length > 0 && (
+          <Checkbox
+            label="Weekly shifts beneath the layers"
+            description="Who is on call where no layer has someone, and the secondary."
+            checked={form.template}
+            onChange={(e) => set({ template: e.currentTarget.checked })}
+            data-testid="schedule-template-toggle"
+          />
+        )}
+        {(form.template || !form.layers.length) && WEEKDAY_KEYS.map((k, d) => (
           <Paper key={k} withBorder radius="md" p="sm" data-testid={`day-${k}`}>
             <Stack gap="xs">
               <Group justify="space-between" gap="xs">
