@@ -22,7 +22,7 @@ async function expectTabsVisible(page: Page) {
       return { name: t.textContent, inWindow: r.left >= 0 && r.right <= window.innerWidth, inList: r.left >= list.left - 0.5 && r.right <= list.right + 0.5 };
     }),
   );
-  expect(boxes.map((b) => b.name)).toEqual(['Users', 'Integrations', 'Heartbeats', 'Approval Workflows']);
+  expect(boxes.map((b) => b.name)).toEqual(['Users', 'Integrations', 'Heartbeats', 'API tokens', 'Destinations', 'Approval Workflows']);
   for (const b of boxes) expect(b, b.name ?? '').toMatchObject({ inWindow: true, inList: true });
 }
 

@@ -153,8 +153,14 @@ export async function buildApp(
   await app.register(swagger, {
     openapi: {
       info: { title: 'Alertdesk API', version: '1.0.0', description: 'Multi-tenant alert management for MSPs' },
-      components: { securitySchemes: { session: { type: 'apiKey', in: 'cookie', name: 'alertdesk_session' } } },
-      security: [{ session: [] }],
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'alertdesk_session' },
+          // Issue 29: `Authorization: Bearer adk_…` on a tenant's routes (/api/tenants/{tenantId}/…) with the token's role.
+          apiToken: { type: 'http', scheme: 'bearer', bearerFormat: 'adk_…', description: "An organization's API token: read (GET only) or write; tenant routes only, never members, API tokens, destinations, profile, account or system routes." },
+        },
+      },
+      security: [{ session: [] }, { apiToken: [] }],
     },
     transform: jsonSchemaTransform,
     transformObject: jsonSchemaTransformObject,

@@ -81,6 +81,14 @@ export interface Config {
    * with a certificate (INBOUND_SMTP_TLS_CERT and INBOUND_SMTP_TLS_KEY, PEM file paths, read at start).
    */
   inboundMail: { port: number | null; host: string; domain: string; tls: { certFile: string; keyFile: string } | null };
+  /** Requests one API token may make per minute (API_TOKEN_RATE_LIMIT, default 600; 429 beyond). */
+  apiTokenRateLimit: number;
+  /**
+   * Outbound requests to addresses tenants give (webhooks): private, loopback, link-local, CGNAT and metadata addresses
+   * are refused unless OUTBOUND_ALLOW_PRIVATE is `true` (self-hosters reaching their own network) or a comma list of
+   * CIDRs allowed despite being private (`10.1.0.0/16,127.0.0.1/32`).
+   */
+  outbound: { allowPrivate: boolean; allowCidrs: string[] };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -152,6 +160,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: env.METRICS_TOKEN || null,
     sentry: { serverDsn: env.SENTRY_DSN || null, webDsn: env.SENTRY_DSN_WEB || env.SENTRY_DSN || null },
     inboundMail: inboundMail(env, publicUrl),
+    apiTokenRateLimit: Math.max(1, Number(env.API_TOKEN_RATE_LIMIT ?? 600) || 600),
+    outbound: {
+      allowPrivate: (env.OUTBOUND_ALLOW_PRIVATE ?? '').trim().toLowerCase() === 'true',
+      allowCidrs: (env.OUTBOUND_ALLOW_PRIVATE ?? '').trim().toLowerCase() === 'true' ? [] : (env.OUTBOUND_ALLOW_PRIVATE ?? '').split(',').map((c) => c.trim()).filter(Boolean),
+    },
   };
 }
 

@@ -562,6 +562,76 @@ export interface HeartbeatTables {
 
 export interface Database extends CoreTables, MembersProfileTables, AlertTables, SystemTables, EscalationTables, OnCallTables, PagingTables, ApprovalTables, HeartbeatTables {}
 
+/** An API token of a tenant (issue 29): `adk_…`, shown once; only its SHA-256 is kept. */
+export interface ApiTokensTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  role: 'read' | 'write';
+  token_hash: string;
+  /** The token's first characters, to tell tokens apart in a list. */
+  prefix: string;
+  created_by: string;
+  created_at: string;
+  expires_at: string | null;
+  /** Written at most once a minute per token. */
+  last_used_at: string | null;
+  revoked_at: string | null;
+}
+
+/** Where a tenant's events are posted (issue 29): outbound webhooks (Teams and Slack later). */
+export interface DestinationsTable {
+  id: string;
+  tenant_id: string;
+  type: 'webhook' | 'teams' | 'slack';
+  name: string;
+  url: string | null;
+  channel: string | null;
+  /** JSON array of event types. */
+  events: string;
+  /** JSON `{ clientIds?, priorities? }`. */
+  filter: string;
+  /** The signing secret, encrypted with a server key (AES-256-GCM); never returned after creation. */
+  secret_enc: string | null;
+  previous_secret_enc: string | null;
+  previous_secret_until: string | null;
+  enabled: number;
+  disabled_reason: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** One event sent to a destination: its attempts and last outcome (the delivery log). */
+export interface DestinationDeliveriesTable {
+  id: string;
+  tenant_id: string;
+  destination_id: string;
+  event_type: string;
+  /** The Standard Webhooks `webhook-id`: the same on every attempt. */
+  message_id: string;
+  payload: string;
+  status: 'pending' | 'succeeded' | 'failed';
+  attempts: number;
+  response_status: number | null;
+  latency_ms: number | null;
+  /** The answer's first 1 KB. */
+  response_excerpt: string | null;
+  error: string | null;
+  next_attempt_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface ApiTokenDestinationTables {
+  api_tokens: ApiTokensTable;
+  destinations: DestinationsTable;
+  destination_deliveries: DestinationDeliveriesTable;
+}
+
+// Declaration merging adds these tables to Database without rewriting the line above (other issues append theirs).
+export interface Database extends ApiTokenDestinationTables {}
+
 /** One person's weekly digest of one week (migration 0027, issue 31): its claim, then its record. */
 export interface DigestSendsTable {
   user_id: string;

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { AppError } from './errors.ts';
 import { OWN_MSG } from '../../contract/messages.ts';
+import { apiTokenOf, SESSION_COOKIE } from './session.ts';
 
 const BASE_CSP = [
   "default-src 'self'",
@@ -48,6 +49,9 @@ export function registerSecurity(app: FastifyInstance, opts: { publicUrl: string
 
   app.addHook('onRequest', async (req) => {
     if (!UNSAFE_METHODS.has(req.method) || opts.csrfExempt(req.url)) return;
+    // A script with an API token and no session cookie is no browser riding on a session: nothing to forge. With a
+    // cookie too, the check stays (and the cookie is ignored: the token alone decides).
+    if (apiTokenOf(req) && !req.cookies?.[SESSION_COOKIE]) return;
     const origin = req.headers.origin;
     const site = req.headers['sec-fetch-site'];
     if (origin) {

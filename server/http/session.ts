@@ -28,6 +28,14 @@ export interface SessionLookup {
   userWithStanding(token: string, tenantId: string): Promise<{ user: SessionUser; standing: TenantStanding } | undefined>;
 }
 
+/** The bearer value of an API token (`adk_…`), else null: other bearer values (integration keys) are not ours. */
+export function apiTokenOf(req: FastifyRequest): string | null {
+  const header = req.headers.authorization;
+  // Any value that looks like one counts (a malformed one is refused as invalid, never ignored for the cookie).
+  const m = typeof header === 'string' ? /^Bearer\s+(adk_\S*)\s*$/i.exec(header) : null;
+  return m ? m[1] : null;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     sessionUser: SessionUser | null;
@@ -43,6 +51,9 @@ export function registerSession(app: FastifyInstance, lookup: SessionLookup) {
   app.addHook('onRequest', async (req) => {
     // Only the API needs the user; static files and the app shell keep loading while the database is away.
     if (!req.url.startsWith('/api/')) return;
+    // A request with an API token is the token's alone (tenant-context.ts): the cookie is not read even when sent,
+    // so a request carrying both gains nothing from the cookie.
+    if (apiTokenOf(req)) return;
     const token = req.cookies[SESSION_COOKIE];
     if (!token || token.length >= 200) return;
     // A tenant's route (config.tenantScoped) also needs the user's standing in its tenant: the same query brings it,

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { MemberRole, TenantAbilities } from '../../contract/auth.ts';
 import type { TenantsTable } from '../db/schema.ts';
-import { requireUser, type SessionUser, type TenantStanding } from './session.ts';
+import { apiTokenOf, requireUser, type SessionUser, type TenantStanding } from './session.ts';
 import { notFound } from './errors.ts';
 
 export interface TenantContext {
@@ -9,6 +9,8 @@ export interface TenantContext {
   tenant: TenantsTable;
   role: MemberRole;
   abilities: TenantAbilities;
+  /** Set when the request came with an API token: the user is its creator, their name saying "via API token '…'". */
+  apiToken?: { id: string; name: string; role: 'read' | 'write' };
 }
 
 declare module 'fastify' {
@@ -21,6 +23,8 @@ declare module 'fastify' {
     tenantScoped?: boolean;
   }
   interface FastifyRequest {
+    /** A request made with an API token: its TenantContext, used as it is by the route's check. */
+    apiTokenContext: TenantContext | null;
     /** The caller's verified standing in the route's tenant; only on routes declared `config: { tenantScoped: true }`. */
     tenantContext: TenantContext;
   }
@@ -34,6 +38,38 @@ declare module 'fastify' {
  */
 export type TenantContextLoader = (user: SessionUser, tenantId: string, standing: TenantStanding | null) => Promise<TenantContext | null>;
 
+/**
+ * How a request with `Authorization: Bearer adk_…` gets its actor on a tenant's route: the api-tokens module implements
+ * it and hands it in (`provideApiTokenAuth`), so this infrastructure knows no module. It answers the token's whole
+ * TenantContext (its user is the token's creator, named after the token) or throws the refusal (401 invalid, expired
+ * or revoked; 403 a route or method the token may not use; 429 over its rate).
+ */
+export type ApiTokenAuth = (token: string, request: { tenantId: string; method: string; routeUrl: string }) => Promise<TenantContext>;
+
+const kApiTokenAuth = Symbol('apiTokenAuth');
+type AuthHolder = { [kApiTokenAuth]?: ApiTokenAuth };
+
+/** Lets `Authorization: Bearer adk_…` work on tenants' routes (the api-tokens plugin calls it once). */
+export function provideApiTokenAuth(app: FastifyInstance, auth: ApiTokenAuth) {
+  (app as unknown as AuthHolder)[kApiTokenAuth] = auth;
+}
+
+const PLAIN_ID = /^[A-Za-z0-9_-]{1,100}$/;
+
+/**
+ * A request with an API token (the session hook left it alone): only a tenant's routes take one, anywhere else the
+ * request stays anonymous (401 where a user is needed). Another tenant's route answers 404, exactly like a missing one.
+ */
+async function tokenActor(app: FastifyInstance, req: FastifyRequest, token: string) {
+  const auth = (app as unknown as AuthHolder)[kApiTokenAuth];
+  const tenantId = req.routeOptions.config?.tenantScoped ? (req.params as { tenantId?: unknown }).tenantId : undefined;
+  if (!auth || typeof tenantId !== 'string' || !PLAIN_ID.test(tenantId)) return;
+  const ctx = await auth(token, { tenantId, method: req.method, routeUrl: req.routeOptions.url ?? '' });
+  if (ctx.tenant.id !== tenantId) throw notFound();
+  req.sessionUser = ctx.user;
+  req.apiTokenContext = ctx;
+}
+
 const kTenantContext = Symbol('tenantContext');
 type Holder = { [kTenantContext]: TenantContext | null };
 
@@ -43,6 +79,12 @@ type Holder = { [kTenantContext]: TenantContext | null };
  */
 export function registerTenantContext(app: FastifyInstance, loadContext: TenantContextLoader) {
   app.decorateRequest(kTenantContext, null);
+  app.decorateRequest('apiTokenContext', null);
+  app.addHook('onRequest', async (req) => {
+    if (!req.url.startsWith('/api/')) return;
+    const token = apiTokenOf(req);
+    if (token) await tokenActor(app, req, token);
+  });
   app.decorateRequest('tenantContext', {
     getter(this: FastifyRequest) {
       const ctx = (this as unknown as Holder)[kTenantContext];
@@ -54,6 +96,11 @@ export function registerTenantContext(app: FastifyInstance, loadContext: TenantC
 
   const loadForRoute = async (req: FastifyRequest) => {
     const user = requireUser(req);
+    // An API token's context was made whole, for its own tenant only, when the request came in (session.ts).
+    if (req.apiTokenContext) {
+      (req as unknown as Holder)[kTenantContext] = req.apiTokenContext;
+      return;
+    }
     const { tenantId } = req.params as { tenantId: string };
     // Read with the session when it could be (session.ts); else asked now.
     const standing = req.sessionStanding?.tenantId === tenantId ? req.sessionStanding : null;

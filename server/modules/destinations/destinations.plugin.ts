@@ -1,8 +1,27 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps.ts';
+import { alertFanOut, attemptDelivery, DELIVER_JOB, destinationCache, type DeliveryDeps } from './destination-delivery.ts';
+import { registerDestinationRoutes } from './destinations.routes.ts';
 
-/** Destinations: outbound webhooks (issue 29): registered here; filled in by its issue's work. */
-async function destinations(_app: FastifyInstance, _deps: Deps) {}
+/**
+ * Destinations: outbound webhooks (issue 29). Alert changes heard on the bus become deliveries; each attempt is a
+ * durable job (`destinations.deliver`), retried on the Standard Webhooks schedule by the delivery itself.
+ */
+async function destinations(app: FastifyInstance, deps: Deps) {
+  const delivery: DeliveryDeps = {
+    db: deps.db,
+    jobs: app.jobs,
+    outbound: { allowPrivate: deps.config.outbound.allowPrivate, allowed: deps.config.outbound.allowCidrs },
+    publicUrl: deps.config.publicUrl,
+    destinations: destinationCache(deps.db),
+  };
+  deps.bus.onAlertChange(alertFanOut(delivery, app.log));
+  app.jobs.handle(DELIVER_JOB, async (job, ctx) => {
+    const { deliveryId } = ctx.payload as { deliveryId: string };
+    if (job.tenant_id) await attemptDelivery(delivery, job.tenant_id, deliveryId, ctx.now);
+  });
+  registerDestinationRoutes(app, delivery);
+}
 
 export const destinationsPlugin = fp(destinations, { name: 'destinations', dependencies: ['jobs', 'alert-runtime'] });

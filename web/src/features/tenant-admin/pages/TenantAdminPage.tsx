@@ -1,5 +1,5 @@
 import { Button, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconChecklist, IconHeartbeat, IconPlugConnected, IconUsers } from '@tabler/icons-react';
+import { IconChecklist, IconHeartbeat, IconKey, IconPlugConnected, IconUsers, IconWebhook } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { MSG } from '../../../../../contract/messages.ts';
@@ -13,12 +13,15 @@ import { TenantDetailsCard } from '../components/TenantDetailsCard.tsx';
 import { UsersPanel } from '../components/UsersPanel.tsx';
 
 const TITLE = 'Tenant Administration';
-const TABS = ['users', 'integrations', 'heartbeats', 'approvals'] as const;
+const TABS = ['users', 'integrations', 'heartbeats', 'api-tokens', 'destinations', 'approvals'] as const;
 
 /** The tabs that show other features' panels: the app layer passes them in (features do not import each other). */
 export interface TenantAdminPanels {
   renderIntegrations: (tenantId: string) => ReactNode;
   renderHeartbeats: (tenantId: string) => ReactNode;
+  renderApiTokens: (tenantId: string) => ReactNode;
+  /** Outbound webhooks; the tab shows only when given. */
+  renderDestinations?: (tenantId: string) => ReactNode;
 }
 
 /** /app/tenant-admin: owners and admins of the current tenant; everyone else sees the no-permission message. */
@@ -41,10 +44,11 @@ export function TenantAdminPage(panels: TenantAdminPanels) {
   return <TenantAdmin key={tenant.id} tenantId={tenant.id} {...panels} />;
 }
 
-function TenantAdmin({ tenantId, renderIntegrations, renderHeartbeats }: TenantAdminPanels & { tenantId: string }) {
+function TenantAdmin({ tenantId, renderIntegrations, renderHeartbeats, renderApiTokens, renderDestinations }: TenantAdminPanels & { tenantId: string }) {
   const details = useTenantDetails(tenantId);
   const [params, setParams] = useSearchParams();
-  const tab = (TABS as readonly string[]).includes(params.get('tab') ?? '') ? params.get('tab')! : 'users';
+  const tabs: readonly string[] = renderDestinations ? TABS : TABS.filter((t) => t !== 'destinations');
+  const tab = tabs.includes(params.get('tab') ?? '') ? params.get('tab')! : 'users';
 
   if (details.isPending)
     return (
@@ -66,7 +70,7 @@ function TenantAdmin({ tenantId, renderIntegrations, renderHeartbeats }: TenantA
 
   return (
     <>
-      <PageHeader title={TITLE} description={`Users, integrations, heartbeat monitors and approval workflows of ${details.data.name}`} />
+      <PageHeader title={TITLE} description={`Users, integrations, heartbeat monitors, API tokens, destinations and approval workflows of ${details.data.name}`} />
       <TenantDetailsCard details={details.data} />
       <Tabs value={tab} onChange={(v) => setParams(v && v !== 'users' ? { tab: v } : {}, { replace: true })} keepMounted={false}>
         {/* The tabs wrap onto a second line on a phone rather than scroll out of sight. */}
@@ -80,6 +84,14 @@ function TenantAdmin({ tenantId, renderIntegrations, renderHeartbeats }: TenantA
           <Tabs.Tab value="heartbeats" leftSection={<IconHeartbeat size={16} />} className="no-shrink">
             Heartbeats
           </Tabs.Tab>
+          <Tabs.Tab value="api-tokens" leftSection={<IconKey size={16} />} className="no-shrink">
+            API tokens
+          </Tabs.Tab>
+          {renderDestinations && (
+            <Tabs.Tab value="destinations" leftSection={<IconWebhook size={16} />} className="no-shrink">
+              Destinations
+            </Tabs.Tab>
+          )}
           <Tabs.Tab value="approvals" leftSection={<IconChecklist size={16} />} className="no-shrink">
             Approval Workflows
           </Tabs.Tab>
@@ -91,6 +103,8 @@ function TenantAdmin({ tenantId, renderIntegrations, renderHeartbeats }: TenantA
           {renderIntegrations(tenantId)}
         </Tabs.Panel>
         <Tabs.Panel value="heartbeats">{renderHeartbeats(tenantId)}</Tabs.Panel>
+        <Tabs.Panel value="api-tokens">{renderApiTokens(tenantId)}</Tabs.Panel>
+        {renderDestinations && <Tabs.Panel value="destinations">{renderDestinations(tenantId)}</Tabs.Panel>}
         <Tabs.Panel value="approvals">
           <Paper withBorder radius="md" p="lg">
             <Stack align="flex-start">

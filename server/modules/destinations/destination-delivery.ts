@@ -1,0 +1,194 @@
+import { createHash, randomUUID } from 'node:crypto';
+import type { Alert, AlertChange } from '../../../contract/alerts.ts';
+import { DESTINATION_MSG, type DestinationEvent, type DestinationFilter } from '../../../contract/destinations.ts';
+import type { DB } from '../../db/database.ts';
+import type { DestinationDeliveriesTable, DestinationsTable } from '../../db/schema.ts';
+import { serverKey } from '../../db/server-keys.ts';
+import type { JobsRuntime } from '../../jobs/jobs.plugin.ts';
+import { enqueueJobs } from '../../jobs/jobs.repository.ts';
+import { getAlertDetail } from '../alerts/alerts.service.ts';
+import { nextAfter } from './delivery-outcome.ts';
+import * as repo from './destinations.repository.ts';
+import { postJson, type OutboundPolicy } from './outbound-post.ts';
+import { decryptSecret, newSecretKey, webhookHeaders } from './webhook-signing.ts';
+
+export const DELIVER_JOB = 'destinations.deliver';
+
+export interface DeliveryDeps {
+  db: DB;
+  jobs: Pick<JobsRuntime, 'clock' | 'worker'>;
+  outbound: OutboundPolicy;
+  publicUrl: string;
+  /** The tenants' enabled webhook destinations as the fan-out reads them (destinationCache). */
+  destinations: ReturnType<typeof destinationCache>;
+}
+
+/**
+ * A tenant's enabled webhook destinations, cached for 30 s: every write here forgets the tenant's (seen at once on
+ * this instance; on another within 30 s, and a delivery to a destination disabled meanwhile is not sent).
+ */
+export function destinationCache(db: DB) {
+  const cache = new Map<string, { at: number; list: DestinationsTable[] }>();
+  return {
+    async list(tenantId: string) {
+      const hit = cache.get(tenantId);
+      if (hit && hit.at > Date.now() - 30_000) return hit.list;
+      const list = (await repo.listEnabledDestinations(db, tenantId)).filter((d) => d.type === 'webhook');
+      if (cache.size > 10_000) cache.clear();
+      cache.set(tenantId, { at: Date.now(), list });
+      return list;
+    },
+    forget: (tenantId: string) => void cache.delete(tenantId),
+  };
+}
+
+/** The server key the signing secrets are encrypted with (generated once, kept in server_keys). */
+export const secretKey = (db: DB) => serverKey(db, 'destinations-secret-key', newSecretKey);
+
+/** The event an alert change is, for destinations: its creation, its acknowledgement, its resolution; else none. */
+export function eventOf(change: AlertChange): DestinationEvent | null {
+  if (change.kind === 'created') return 'alert.triggered';
+  if (change.status === 'acknowledged') return 'alert.acknowledged';
+  if (change.status === 'resolved') return 'alert.resolved';
+  return null;
+}
+
+/** The moment that makes an event one occurrence (a note on an acknowledged alert is no second acknowledgement). */
+function eventStamp(event: DestinationEvent, alert: Alert): string | null {
+  if (event === 'alert.triggered') return alert.createdAt;
+  if (event === 'alert.acknowledged') return alert.acknowledgedAt;
+  return alert.resolvedAt;
+}
+
+export function matches(dest: Pick<DestinationsTable, 'events' | 'filter'>, event: string, alert: { priority: string; clientId: string | null }): boolean {
+  const events = JSON.parse(dest.events) as string[];
+  const filter = JSON.parse(dest.filter) as DestinationFilter;
+  if (!events.includes(event)) return false;
+  if (filter.priorities?.length && !filter.priorities.includes(alert.priority as never)) return false;
+  if (filter.clientIds?.length && (!alert.clientId || !filter.clientIds.includes(alert.clientId))) return false;
+  return true;
+}
+
+/** The body posted for an alert event (Standard Webhooks' shape: type, timestamp, data). */
+function alertPayload(event: DestinationEvent, alert: Alert, at: string, publicUrl: string) {
+  return {
+    type: event,
+    timestamp: at,
+    data: {
+      alert: {
+        id: alert.id,
+        title: alert.title,
+        description: alert.description,
+        priority: alert.priority,
+        status: alert.status,
+        source: alert.source,
+        clientId: alert.clientId,
+        clientName: alert.clientName,
+        assigneeName: alert.assigneeName,
+        createdAt: alert.createdAt,
+        acknowledgedAt: alert.acknowledgedAt,
+        resolvedAt: alert.resolvedAt,
+        url: `${publicUrl}/app/dashboard?alert=${encodeURIComponent(alert.id)}`,
+      },
+    },
+  };
+}
+
+/** A delivery row waiting for its first attempt. */
+export function newDelivery(tenantId: string, destinationId: string, eventType: string, messageId: string, payload: unknown, at: string): DestinationDeliveriesTable {
+  return {
+    id: randomUUID(),
+    tenant_id: tenantId,
+    destination_id: destinationId,
+    event_type: eventType,
+    message_id: messageId,
+    payload: JSON.stringify(payload),
+    status: 'pending',
+    attempts: 0,
+    response_status: null,
+    latency_ms: null,
+    response_excerpt: null,
+    error: null,
+    next_attempt_at: at,
+    created_at: at,
+    updated_at: at,
+  };
+}
+
+const deliverJob = (d: Pick<DestinationDeliveriesTable, 'id' | 'tenant_id'>, attempt: number, dueAt: Date) => ({
+  kind: DELIVER_JOB,
+  uniqueKey: `${DELIVER_JOB}:${d.id}:${attempt}`,
+  dueAt,
+  tenantId: d.tenant_id,
+  payload: { deliveryId: d.id },
+});
+
+/**
+ * Hears every alert change (every instance hears each one): for the tenant's enabled destinations subscribed to its
+ * event and matching their filter, writes one delivery per destination and message (the unique index lets the first
+ * instance win) and schedules its first attempt.
+ */
+export function alertFanOut(deps: DeliveryDeps, log: { warn(o: object, m: string): void }) {
+  const onChange = async (tenantId: string, change: AlertChange) => {
+    const event = eventOf(change);
+    if (!event) return;
+    const candidates = (await deps.destinations.list(tenantId)).filter((d) => (JSON.parse(d.events) as string[]).includes(event));
+    if (candidates.length === 0) return;
+    const { alert } = await getAlertDetail(deps.db, tenantId, change.id);
+    const stamp = eventStamp(event, alert);
+    if (!stamp) return;
+    const messageId = `msg_${createHash('sha256').update(`${tenantId}:${alert.id}:${event}:${stamp}`).digest('base64url').slice(0, 26)}`;
+    const now = deps.jobs.clock();
+    const at = now.toISOString();
+    const payload = alertPayload(event, alert, stamp, deps.publicUrl);
+    const jobs = [];
+    for (const dest of candidates.filter((d) => matches(d, event, alert))) {
+      const row = newDelivery(tenantId, dest.id, event, messageId, payload, at);
+      if (await repo.insertDelivery(deps.db, row)) jobs.push(deliverJob(row, 1, now));
+    }
+    if (jobs.length) {
+      await enqueueJobs(deps.db, jobs, now);
+      deps.jobs.worker.wakeWithin(100);
+    }
+  };
+  return (tenantId: string, change: AlertChange) => void onChange(tenantId, change).catch((err: unknown) => log.warn({ err, tenantId }, 'destinations: an alert change was not fanned out'));
+}
+
+/**
+ * One attempt to send a delivery, now: signs the body with the destination's secret (and its previous one during a
+ * rotation), posts it through the address guard, records the outcome, and schedules the next attempt or disables the
+ * destination (410). Used by the job and by "send a test event" / "send again".
+ */
+export async function attemptDelivery(deps: DeliveryDeps, tenantId: string, deliveryId: string, now: Date): Promise<void> {
+  const delivery = await repo.getDelivery(deps.db, tenantId, deliveryId);
+  if (!delivery || delivery.status !== 'pending') return;
+  const dest = await repo.getDestination(deps.db, tenantId, delivery.destination_id);
+  const at = now.toISOString();
+  if (!dest || !dest.enabled || !dest.url || !dest.secret_enc) {
+    await repo.updateDelivery(deps.db, tenantId, deliveryId, { status: 'failed', error: dest?.disabled_reason ?? 'The destination is disabled', next_attempt_at: null, updated_at: at });
+    return;
+  }
+  const key = await secretKey(deps.db);
+  const secrets = [decryptSecret(key, dest.secret_enc)];
+  if (dest.previous_secret_enc && dest.previous_secret_until && dest.previous_secret_until > at) secrets.push(decryptSecret(key, dest.previous_secret_enc));
+  const headers = webhookHeaders(secrets, delivery.message_id, Math.floor(now.getTime() / 1000), delivery.payload);
+  const result = await postJson(dest.url, delivery.payload, headers, deps.outbound);
+  const attempt = delivery.attempts + 1;
+  const next = nextAfter(result.status === null ? { status: null, error: result.error ?? 'failed' } : { status: result.status, retryAfter: result.retryAfter }, attempt, now, { guardRefused: result.guardRefused });
+  const after = deps.jobs.clock().toISOString();
+  await repo.updateDelivery(deps.db, tenantId, deliveryId, {
+    attempts: attempt,
+    status: next.kind === 'retry' ? 'pending' : next.kind === 'succeeded' ? 'succeeded' : 'failed',
+    response_status: result.status,
+    latency_ms: result.latencyMs,
+    response_excerpt: result.excerpt,
+    error: result.error,
+    next_attempt_at: next.kind === 'retry' ? next.at.toISOString() : null,
+    updated_at: after,
+  });
+  if (next.kind === 'retry') await enqueueJobs(deps.db, [deliverJob(delivery, attempt + 1, next.at)], now);
+  if (next.kind === 'disable') {
+    await repo.updateDestination(deps.db, tenantId, dest.id, { enabled: 0, disabled_reason: DESTINATION_MSG.disabledGone, updated_at: after });
+    deps.destinations.forget(tenantId);
+  }
+}
