@@ -121,6 +121,10 @@ export const Alert = z
     overdueAt: z.string().nullable(),
     /** Set when its escalation paged nobody (issue 25): when that was found, and why; null when someone was paged. */
     pagedNobody: z.object({ at: z.string(), reason: PagedNobodyReason }).nullable(),
+    /** Issue 31: the maintenance window it opened inside (it paged nobody then); null otherwise. */
+    maintenanceWindowId: z.string().nullable().optional(),
+    /** Issue 31: until when it is snoozed (while unacknowledged); null when not snoozed. Past: the snooze is over. */
+    snoozedUntil: z.string().nullable().optional(),
     /** What the caller may do now, worked out by the server (the UI shows exactly these). */
     actions: z.array(z.enum(ALERT_ACTIONS)),
   })
@@ -141,7 +145,9 @@ export type AlertNote = z.infer<typeof AlertNote>;
  * `paged` (one delivery: detail.channel, detail.outcome sent/failed/skipped, detail.reason, detail.userName, detail.level),
  * `overdue` (past the acknowledgement target of its priority: detail.minutes) and `unrouted` (no policy: nobody paged).
  */
-export const TIMELINE_KINDS = ['triggered', 'repeated', 'acknowledged', 'started', 'resolved', 'closed', 'assigned', 'note', 'escalated', 'paged', 'overdue', 'unrouted'] as const;
+// Issue 31: `maintenance` (opened inside a window: detail.windowName), `snoozed` (detail.until) and `unsnoozed` by a
+// person, `released` (detail.reason 'maintenance' | 'snooze': its escalation starts from level 1).
+export const TIMELINE_KINDS = ['triggered', 'repeated', 'acknowledged', 'started', 'resolved', 'closed', 'assigned', 'note', 'escalated', 'paged', 'overdue', 'unrouted', 'maintenance', 'snoozed', 'unsnoozed', 'released'] as const;
 export const TimelineEntry = z.object({
   id: z.string(),
   at: z.string(),
@@ -322,12 +328,44 @@ export const NoteBody = z.object({
   text: z.string({ error: ALERT_MSG.noteRequired }).trim().min(1, ALERT_MSG.noteRequired).max(10_000, 'A note must be at most 10000 characters'),
 });
 
+/**
+ * Snooze (issue 31): an unacknowledged alert stops paging until a time (30 minutes, 1 hour, 4 hours from now, or a
+ * time chosen), then escalates again from level 1 unless someone acknowledged it meanwhile.
+ */
+export const SNOOZE_MINUTES = [30, 60, 240] as const;
+export const SNOOZE_MAX_DAYS = 30;
+export const SNOOZE_MSG = {
+  durationRequired: 'Choose how long: 30, 60 or 240 minutes, or until a time',
+  minutesInvalid: 'Snooze for 30, 60 or 240 minutes',
+  untilInvalid: 'Enter a date and time with its offset, e.g. 2026-03-08T22:00:00Z',
+  untilPast: 'Choose a time in the future',
+  untilTooFar: `Snooze for at most ${SNOOZE_MAX_DAYS} days`,
+  notSnoozable: 'Only a new (unacknowledged) alert can be snoozed',
+  notSnoozed: 'This alert is not snoozed',
+} as const;
+
+const snoozeMinutes = z
+  .number({ error: SNOOZE_MSG.minutesInvalid })
+  .refine((m) => (SNOOZE_MINUTES as readonly number[]).includes(m), SNOOZE_MSG.minutesInvalid);
+const snoozeUntil = z
+  .string({ error: SNOOZE_MSG.untilInvalid })
+  .trim()
+  .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), SNOOZE_MSG.untilInvalid);
+
+/** `{ minutes: 30 | 60 | 240 }` or `{ until: ISO time }` (in the future, within SNOOZE_MAX_DAYS: the server checks). */
+export const SnoozeBody = z
+  .object({ minutes: snoozeMinutes.optional(), until: snoozeUntil.optional() })
+  .superRefine((b, ctx) => {
+    if ((b.minutes === undefined) === (b.until === undefined)) ctx.addIssue({ code: 'custom', path: ['minutes'], message: SNOOZE_MSG.durationRequired });
+  });
+export type SnoozeBody = z.infer<typeof SnoozeBody>;
+
 /** Actions that can be applied to several alerts at once (dashboard selection). */
-export const BULK_ACTIONS = ['acknowledge', 'resolve', 'assign'] as const;
+export const BULK_ACTIONS = ['acknowledge', 'resolve', 'assign', 'snooze', 'unsnooze'] as const;
 export type BulkAction = (typeof BULK_ACTIONS)[number];
 export const BULK_LIMIT = 100;
 export const BULK_MSG = {
-  actionRequired: 'Choose an action: acknowledge, resolve or assign',
+  actionRequired: 'Choose an action: acknowledge, resolve, assign, snooze or unsnooze',
   alertsRequired: 'Choose at least one alert',
   tooMany: `At most ${BULK_LIMIT} alerts at once`,
 } as const;
@@ -342,9 +380,13 @@ export const BulkAlertBody = z
       .transform((ids) => [...new Set(ids)]),
     /** The member to assign (action `assign` only). */
     userId: z.string().trim().min(1, ALERT_MSG.assigneeRequired).max(100).optional(),
+    /** How long to snooze (action `snooze` only): minutes, or until a time, as SnoozeBody. */
+    minutes: snoozeMinutes.optional(),
+    until: snoozeUntil.optional(),
   })
   .superRefine((b, ctx) => {
     if (b.action === 'assign' && !b.userId) ctx.addIssue({ code: 'custom', path: ['userId'], message: ALERT_MSG.assigneeRequired });
+    if (b.action === 'snooze' && (b.minutes === undefined) === (b.until === undefined)) ctx.addIssue({ code: 'custom', path: ['minutes'], message: SNOOZE_MSG.durationRequired });
   });
 export type BulkAlertBody = z.input<typeof BulkAlertBody>;
 

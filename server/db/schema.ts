@@ -280,7 +280,7 @@ export interface AlertEventsTable {
   tenant_id: string;
   alert_id: string;
   at: string;
-  kind: 'acknowledged' | 'started' | 'resolved' | 'closed' | 'assigned' | 'note' | 'escalated' | 'paged' | 'overdue' | 'unrouted';
+  kind: 'acknowledged' | 'started' | 'resolved' | 'closed' | 'assigned' | 'note' | 'escalated' | 'paged' | 'overdue' | 'unrouted' | 'snoozed' | 'unsnoozed' | 'released';
   actor_type: 'user' | 'integration' | 'system';
   actor_id: string | null;
   actor_name: string;
@@ -631,6 +631,44 @@ export interface ApiTokenDestinationTables {
 
 // Declaration merging adds these tables to Database without rewriting the line above (other issues append theirs).
 export interface Database extends ApiTokenDestinationTables {}
+
+/** A tenant's maintenance window (migration 0024, issue 31): one-off (starts/ends) or weekly (days, from/to in its zone). */
+export interface MaintenanceWindowsTable {
+  id: string;
+  tenant_id: string;
+  name: string;
+  kind: 'one_off' | 'weekly';
+  starts_at: string | null;
+  ends_at: string | null;
+  /** JSON array of weekdays, 0 = Sunday … 6 (weekly). */
+  days: string;
+  from_time: string | null;
+  to_time: string | null;
+  time_zone: string | null;
+  until_at: string | null;
+  /** JSON arrays; both empty: the whole tenant. */
+  client_ids: string;
+  integration_ids: string;
+  ended_at: string | null;
+  created_by: string | null;
+  created_by_name: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface MaintenanceTables {
+  maintenance_windows: MaintenanceWindowsTable;
+}
+
+/** Issue 31's alert columns (migration 0024): optional, as inserts leave them to the column defaults. */
+export interface AlertsTable {
+  /** The maintenance window the alert opened inside; null otherwise. */
+  maintenance_window_id?: string | null;
+  /** Until when a person snoozed it; null when not snoozed. */
+  snoozed_until?: string | null;
+}
+
+export interface Database extends MaintenanceTables {}
 
 /** One person's weekly digest of one week (migration 0027, issue 31): its claim, then its record. */
 export interface DigestSendsTable {

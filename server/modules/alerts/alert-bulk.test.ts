@@ -193,8 +193,8 @@ describeEachDatabase('alerts: bulk actions', (t) => {
         [{ action: 'acknowledge' }, 'alertIds', 'Choose at least one alert'],
         [{ action: 'acknowledge', alertIds: Array.from({ length: 101 }, (_, i) => `id-${i}`) }, 'alertIds', 'At most 100 alerts at once'],
         [{ action: 'assign', alertIds: [id] }, 'userId', 'Choose a member to assign'],
-        [{ action: 'close', alertIds: [id] }, 'action', 'Choose an action: acknowledge, resolve or assign'],
-        [{ alertIds: [id] }, 'action', 'Choose an action: acknowledge, resolve or assign'],
+        [{ action: 'close', alertIds: [id] }, 'action', 'Choose an action: acknowledge, resolve, assign, snooze or unsnooze'],
+        [{ alertIds: [id] }, 'action', 'Choose an action: acknowledge, resolve, assign, snooze or unsnooze'],
       ];
       for (const [body, field, message] of cases) {
         const res = await owner.agent.post(`${base}/bulk`, body);

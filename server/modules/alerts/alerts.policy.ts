@@ -31,7 +31,7 @@ export const ALREADY_DONE: Partial<Record<AlertAction, readonly AlertStatus[]>> 
   resolve: ['resolved', 'closed'],
 };
 
-export const isAlreadyDone = (action: AlertAction, status: string) => (ALREADY_DONE[action] ?? []).some((s) => s === status);
+export const isAlreadyDone = (action: string, status: string) => (ALREADY_DONE[action as AlertAction] ?? []).some((s) => s === status);
 
 /** The actions an alert in this status offers, in the order the UI shows them. */
 export function allowedActions(status: AlertStatus): AlertAction[] {

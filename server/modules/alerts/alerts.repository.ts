@@ -118,6 +118,9 @@ export function toAlert(row: AlertRow): Alert {
     overdueAt: row.status === 'new' ? (row.overdue_at ?? null) : null,
     // A fact of its escalation, kept whatever happens to the alert after.
     pagedNobody: row.paged_nobody_at && row.paged_nobody_reason ? { at: row.paged_nobody_at, reason: row.paged_nobody_reason } : null,
+    // Issue 31: a fact of its opening, kept; a snooze matters while nobody has acknowledged it.
+    maintenanceWindowId: row.maintenance_window_id ?? null,
+    snoozedUntil: row.status === 'new' ? (row.snoozed_until ?? null) : null,
     actions: allowedActions(row.status),
   };
 }
@@ -233,7 +236,8 @@ export async function findEscalationStanding(db: DB, tenantId: string, alertId: 
   return db
     .selectFrom('alerts as a')
     .leftJoin('escalation_policies as p', (j) => j.onRef('p.id', '=', 'a.escalation_policy_id').onRef('p.tenant_id', '=', 'a.tenant_id'))
-    .select(['a.escalation_state', 'a.escalation_policy_id', 'p.name as policy_name'])
+    .leftJoin('maintenance_windows as w', (j) => j.onRef('w.id', '=', 'a.maintenance_window_id').onRef('w.tenant_id', '=', 'a.tenant_id'))
+    .select(['a.escalation_state', 'a.escalation_policy_id', 'p.name as policy_name', 'a.maintenance_window_id', 'w.name as maintenance_window_name'])
     .where('a.tenant_id', '=', tenantId)
     .where('a.id', '=', alertId)
     .executeTakeFirst();
@@ -295,6 +299,45 @@ export async function updateAlertIfStatus(db: DB, tenantId: string, alertId: str
     .executeTakeFirst();
 }
 
+// Snooze (issue 31; alert-snooze.ts).
+export type ChangedAlert = Pick<AlertsTable, 'id' | 'status' | 'priority' | 'dedup_key' | 'updated_at'>;
+
+/** Snoozes an alert still new; its pages not sent yet are dropped. Undefined when it is not new (or not there). */
+export async function snoozeIfNew(db: DB, tenantId: string, alertId: string, until: string, at: string): Promise<ChangedAlert | undefined> {
+  const running = sql<boolean>`escalation_state = 'running'`;
+  return db
+    .updateTable('alerts')
+    .set({
+      snoozed_until: until,
+      updated_at: at,
+      escalation_level: sql<number>`case when ${running} then 0 else escalation_level end`,
+      next_step_at: sql<string | null>`case when ${running} then ${until} else next_step_at end`,
+      overdue_check_at: sql<string | null>`case when ${running} then null else overdue_check_at end`,
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', alertId)
+    .where(sql<SqlBool>`status = 'new'`)
+    .returning(['id', 'status', 'priority', 'dedup_key', 'updated_at'])
+    .executeTakeFirst();
+}
+
+/** Ends a snooze still in force (it is kept as ended now): level 1 of a held escalation falls due now. */
+export async function unsnoozeIfSnoozed(db: DB, tenantId: string, alertId: string, at: string): Promise<ChangedAlert | undefined> {
+  return db
+    .updateTable('alerts')
+    .set({
+      snoozed_until: at,
+      updated_at: at,
+      next_step_at: sql<string | null>`case when escalation_state = 'running' and escalation_level = 0 and next_step_at > ${at} then ${at} else next_step_at end`,
+    })
+    .where('tenant_id', '=', tenantId)
+    .where('id', '=', alertId)
+    .where(sql<SqlBool>`status = 'new'`)
+    .where('snoozed_until', '>', at)
+    .returning(['id', 'status', 'priority', 'dedup_key', 'updated_at'])
+    .executeTakeFirst();
+}
+
 export async function findAssignee(db: DB, tenantId: string, userId: string) {
   return db
     .selectFrom('tenant_members as m')
@@ -335,6 +378,8 @@ export const UPSERT_COLUMNS = [
   'metadata',
   'occurrences',
   'last_seen_at',
+  // Issue 31: the maintenance window it opened inside, decided with its escalation (paging's escalation-start.ts).
+  'maintenance_window_id',
 ] as const satisfies ReadonlyArray<keyof AlertsTable>;
 
 /**
@@ -342,12 +387,13 @@ export const UPSERT_COLUMNS = [
  * text, and the overdue and paged-nobody marks; not the escalation's bookkeeping, which the active list would otherwise read, parse and
  * drop a hundred times per request.
  */
-type ShownColumn = Exclude<(typeof UPSERT_COLUMNS)[number], 'search_text'> | 'overdue_at' | 'paged_nobody_at' | 'paged_nobody_reason';
+type ShownColumn = Exclude<(typeof UPSERT_COLUMNS)[number], 'search_text'> | 'overdue_at' | 'paged_nobody_at' | 'paged_nobody_reason' | 'snoozed_until';
 const SHOWN_COLUMNS: readonly ShownColumn[] = [
   ...UPSERT_COLUMNS.filter((c): c is Exclude<typeof c, 'search_text'> => c !== 'search_text'),
   'overdue_at',
   'paged_nobody_at',
   'paged_nobody_reason',
+  'snoozed_until',
 ];
 
 /** New alerts per UTC day since `since` (deliberately unscoped: platform analytics for super admins). */

@@ -14,6 +14,7 @@ import {
   BulkAlertBody,
   BulkAlertResult,
   NoteBody,
+  SnoozeBody,
   ASSIGNEE_ME,
   PAGED_NOBODY_WINDOW_HOURS,
 } from '../../../contract/alerts.ts';
@@ -22,6 +23,7 @@ import { countActiveByPriority, countPagedNobodySince, hasAnyAlert, listActiveAl
 import { listAlertHistory } from './alert-history.repository.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { exportAlertHistory } from './alert-export.ts';
+import { snoozeAlert, unsnoozeAlert } from './alert-snooze.ts';
 import { acknowledgeAlert, addAlertNote, assignAlert, bulkAlertAction, closeAlert, getAlertDetail, resolveAlert, startWorkOnAlert } from './alerts.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
@@ -129,6 +131,24 @@ export function registerAlertRoutes(app: FastifyInstance, deps: Deps) {
     `${base}/:alertId/assign`,
     { config: { tenantScoped: true }, schema: { tags: ['alerts'], params: AlertParams, body: AssignBody, response: { 200: AlertDetail, ...errors } } },
     async (req) => assignAlert(svc, req.tenantContext, req.params.alertId, req.body.userId),
+  );
+
+  // Snooze (issue 31): every member, as the other actions; the answer is the alert as it is now.
+  r.post(
+    `${base}/:alertId/snooze`,
+    { config: { tenantScoped: true }, schema: { tags: ['alerts'], params: AlertParams, body: SnoozeBody, response: { 200: AlertDetail, ...errors } } },
+    async (req) => {
+      await snoozeAlert(svc, req.tenantContext, req.params.alertId, req.body);
+      return getAlertDetail(db, req.tenantContext.tenant.id, req.params.alertId);
+    },
+  );
+  r.post(
+    `${base}/:alertId/unsnooze`,
+    { config: { tenantScoped: true }, schema: { tags: ['alerts'], params: AlertParams, response: { 200: AlertDetail, ...errors } } },
+    async (req) => {
+      await unsnoozeAlert(svc, req.tenantContext, req.params.alertId);
+      return getAlertDetail(db, req.tenantContext.tenant.id, req.params.alertId);
+    },
   );
 
   r.post(

@@ -8,6 +8,7 @@ import type { TenantContext } from '../../http/tenant-context.ts';
 import type { AlertEventsTable } from '../../db/schema.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
 import { ACTION_FROM, isAlreadyDone } from './alerts.policy.ts';
+import { snoozeAlert, unsnoozeAlert } from './alert-snooze.ts';
 import { cancelAlertJobs } from '../../jobs/jobs.repository.ts';
 import { listPageOutcomes } from '../../notifications/attempts.repository.ts';
 import {
@@ -85,6 +86,10 @@ function presentDetail(
       actorName: 'Alertdesk',
       detail: standing.escalation_policy_id && standing.policy_name ? { reason, policyName: standing.policy_name } : { reason },
     });
+  }
+  // Opened inside a maintenance window (issue 31): said from its column; its release is a stored entry.
+  if (standing?.maintenance_window_id) {
+    timeline.push({ id: `${row.id}:maintenance`, at: row.created_at, kind: 'maintenance', actorType: 'system', actorId: null, actorName: 'Alertdesk', detail: { windowId: standing.maintenance_window_id, windowName: standing.maintenance_window_name ?? null } });
   }
   for (const e of events) {
     timeline.push({ id: e.id, at: e.at, kind: e.kind, actorType: e.actor_type, actorId: e.actor_id, actorName: e.actor_name, detail: parseJson(e.detail, {}) });
@@ -252,13 +257,21 @@ const ALREADY: Partial<Record<BulkAction, NonNullable<BulkAlertOutcome['unchange
 export async function bulkAlertAction(
   deps: AlertServiceDeps,
   ctx: TenantContext,
-  body: { action: BulkAction; alertIds: string[]; userId?: string },
+  body: { action: BulkAction; alertIds: string[]; userId?: string; minutes?: number; until?: string },
 ): Promise<BulkAlertResult> {
   const apply: Record<BulkAction, (alertId: string) => Promise<AlertDetail>> = {
     acknowledge: (id) => acknowledgeAlert(deps, ctx, id),
     resolve: (id) => resolveAlert(deps, ctx, id),
     // The body schema requires userId with assign; an empty one is refused by the assignee check like any non-member.
     assign: (id) => assignAlert(deps, ctx, id, body.userId ?? ''),
+    snooze: async (id) => {
+      await snoozeAlert(deps, ctx, id, body);
+      return getAlertDetail(deps.db, ctx.tenant.id, id);
+    },
+    unsnooze: async (id) => {
+      await unsnoozeAlert(deps, ctx, id);
+      return getAlertDetail(deps.db, ctx.tenant.id, id);
+    },
   };
   const run = apply[body.action];
   const results: BulkAlertOutcome[] = [];

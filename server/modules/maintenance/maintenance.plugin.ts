@@ -1,8 +1,14 @@
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps.ts';
+import { registerMaintenanceRoutes } from './maintenance.routes.ts';
 
-/** Maintenance windows and snooze (issue 31): registered here; filled in by its issue's work. */
-async function maintenance(_app: FastifyInstance, _deps: Deps) {}
+/**
+ * Maintenance windows (issue 31): the tenant routes. Ingestion holds the alerts a window covers through paging's
+ * escalation routing (which reads the windows through this module's service); the step sweep releases them.
+ */
+async function maintenance(app: FastifyInstance, deps: Deps) {
+  registerMaintenanceRoutes(app, { db: deps.db, clock: app.jobs.clock });
+}
 
 export const maintenancePlugin = fp(maintenance, { name: 'maintenance', dependencies: ['jobs', 'alert-runtime'] });

@@ -11,7 +11,7 @@ import { policiesByIds, policyForAlert } from '../escalation/escalation-policies
 import { whoIsOnCall } from '../schedules/schedules.service.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { isolating } from './batches.ts';
-import { hasNextLevel, isRunning, levelPeople, levelSchedules, overdueLevel, pagedNobodyAtStart, pagesOf, planFire, planStart, type OnCall } from './escalation-plan.ts';
+import { hasNextLevel, isEndOfHold, isRunning, levelPeople, levelSchedules, overdueAfterHold, overdueLevel, pagedNobodyAtStart, pagesOf, planFire, planStart, type OnCall } from './escalation-plan.ts';
 import { markPagedNobody, type MarkedAlert } from './paged-nobody.repository.ts';
 import { createPageDelivery, type Page } from './page-delivery.ts';
 import {
@@ -48,7 +48,7 @@ interface Fired {
 interface DueSweep {
   column: DueColumn;
   live: (alert: PagedAlert) => boolean;
-  act: (alert: PagedAlert, policy: EscalationPolicy, fire: FireFn) => Promise<{ values: EscalationValues; fired: Fired; pagedNobody?: PagedNobodyReason | null }>;
+  act: (alert: PagedAlert, policy: EscalationPolicy, fire: FireFn) => Promise<{ values: EscalationValues; fired: Fired; pagedNobody?: PagedNobodyReason | null; before?: SystemEvent }>;
 }
 
 type FireFn = (alert: PagedAlert, policy: EscalationPolicy, level: number, repeat: boolean) => Promise<Fired>;
@@ -172,7 +172,9 @@ export function createEscalationEngine(deps: EngineDeps) {
       const alerts = await unsafeLockPendingAlerts(trx, dialect, limit);
       locked(alerts);
       if (alerts.length === 0) return { started: 0, claimed: [], alerts, marked: [] };
-      const pages = await subscriberPages(trx, alerts);
+      // Snoozed before its escalation started (issue 31): nobody hears of it until the snooze ends, subscribers included.
+      const snoozed = (a: PagedAlert) => a.snoozed_until !== null && a.snoozed_until > at;
+      const pages = await subscriberPages(trx, alerts.filter((a) => !snoozed(a)));
       const events: SystemEvent[] = [];
       const updates: EscalationStart[] = [];
       const { marks: nobody, add: pagedNobody } = nobodyCollector();
@@ -189,6 +191,8 @@ export function createEscalationEngine(deps: EngineDeps) {
           // The timeline says why from the columns (`none`, with or without a policy), as for a start decided at insert.
           updates.push({ ...base, state: 'none', policyId: plan.policyId });
           pagedNobody(alert, pagedNobodyAtStart(plan, 0));
+        } else if (snoozed(alert)) {
+          updates.push({ ...base, state: 'running', policyId: plan.policyId, level: 0, nextStepAt: alert.snoozed_until, overdueCheckAt: null });
         } else {
           const level1 = await fire(alert, policy!, 1, false);
           updates.push({ ...base, state: 'running', policyId: plan.policyId, level: 1, nextStepAt: level1.nextAt?.toISOString() ?? null, overdueCheckAt: plan.overdueCheckAt.toISOString() });
@@ -240,6 +244,7 @@ export function createEscalationEngine(deps: EngineDeps) {
         const done = await act(alert, found.policy, fire);
         set(alert.tenant_id, done.values, alert.id);
         pagedNobody(alert, done.pagedNobody);
+        if (done.before) events.push(done.before);
         events.push(done.fired.event);
         pages.push(...done.fired.pages);
         acted.push(alert);
@@ -282,7 +287,12 @@ export function createEscalationEngine(deps: EngineDeps) {
           const fired = await fire(alert, policy, level, false);
           // Level 1 of a start decided at insert: naming nobody who can be paged is marked, as the start sweep does.
           const pagedNobody = level === 1 && fired.pages.length === 0 ? 'nobody_on_level' : null;
-          return { values: { escalation_level: level, next_step_at: fired.nextAt?.toISOString() ?? null }, fired, pagedNobody };
+          const values: EscalationValues = { escalation_level: level, next_step_at: fired.nextAt?.toISOString() ?? null };
+          if (!isEndOfHold(alert)) return { values, fired, pagedNobody };
+          // The end of a hold (a maintenance window, a snooze): the timeline says so, and the overdue check starts now.
+          values.overdue_check_at = overdueAfterHold(policy, alert.priority, now)?.toISOString() ?? null;
+          const reason = alert.snoozed_until !== null ? 'snooze' : 'maintenance';
+          return { values, fired, pagedNobody, before: { tenantId: alert.tenant_id, alertId: alert.id, at: now.toISOString(), kind: 'released', detail: { reason } } };
         },
       })
     ).found;

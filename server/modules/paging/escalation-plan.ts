@@ -59,11 +59,26 @@ export interface InsertStart {
   pagedNobody: PagedNobodyReason | null;
 }
 
-export function startAtInsert(alert: { priority: string; created_at: string }, policy: EscalationPolicy | null): InsertStart {
+export function startAtInsert(alert: { priority: string; created_at: string }, policy: EscalationPolicy | null, heldUntil: string | null = null): InsertStart {
   const plan = planStart({ status: 'new', ...alert }, policy, new Date(alert.created_at));
+  // Held (issue 31: opened inside a maintenance window): level 1 falls due when the window ends, and the overdue check
+  // is set only then (`overdueAfterHold`), counting from the end of the hold.
+  if (plan.kind === 'start' && heldUntil) return { state: 'running', policyId: plan.policyId, nextStepAt: heldUntil, overdueCheckAt: null, pagedNobody: null };
   if (plan.kind === 'start') return { state: 'running', policyId: plan.policyId, nextStepAt: alert.created_at, overdueCheckAt: plan.overdueCheckAt.toISOString(), pagedNobody: null };
   const policyId = plan.kind === 'unrouted' ? plan.policyId : null;
   return { state: 'none', policyId, nextStepAt: null, overdueCheckAt: null, pagedNobody: pagedNobodyAtStart(plan, 0) };
+}
+
+/**
+ * A held escalation (a maintenance window, a snooze; issue 31) has no overdue check while held: level 1 firing at the
+ * end of the hold sets it, the priority's target from then. Running alerts always have one until level 1 fired
+ * otherwise, so a level 1 without one is the end of a hold.
+ */
+export const isEndOfHold = (a: { escalation_level: number; overdue_check_at: string | null }) => a.escalation_level === 0 && a.overdue_check_at === null;
+
+export function overdueAfterHold(policy: EscalationPolicy, priority: string, now: Date): Date | null {
+  const target = policy.escalationTimes[priority as AlertPriority];
+  return noTarget(target) ? null : new Date(now.getTime() + (target as number) * MINUTE);
 }
 
 /** The schedules a level pages (their on-call people are read for it). */

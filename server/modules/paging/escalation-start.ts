@@ -2,6 +2,8 @@ import type { DB } from '../../db/database.ts';
 import type { AlertsTable } from '../../db/schema.ts';
 import type { EscalationPolicy } from '../../../contract/escalation.ts';
 import { policyForAlert } from '../escalation/escalation-policies.service.ts';
+import { currentWindowSpecs } from '../maintenance/maintenance.service.ts';
+import { MaintenanceCalendar } from '../maintenance/maintenance-windows.ts';
 import { startAtInsert } from './escalation-plan.ts';
 import { tenantHasSubscriptions } from './paging.repository.ts';
 
@@ -9,7 +11,7 @@ import { tenantHasSubscriptions } from './paging.repository.ts';
 export type StartColumns = Pick<AlertsTable, 'escalation_state' | 'escalation_policy_id' | 'escalation_level' | 'next_step_at' | 'overdue_check_at' | 'paged_nobody_at' | 'paged_nobody_reason'>;
 
 /** What the decision reads of a row about to be inserted. */
-type NewAlert = Pick<AlertsTable, 'tenant_id' | 'integration_id' | 'client_id' | 'priority' | 'created_at'>;
+type NewAlert = Pick<AlertsTable, 'tenant_id' | 'integration_id' | 'client_id' | 'priority' | 'created_at'> & Pick<AlertsTable, 'maintenance_window_id'>;
 
 /**
  * Decides the escalation columns of rows about to be inserted, in place; a row it cannot decide stays `pending`. What
@@ -21,6 +23,8 @@ export type DecideStart = (rows: Array<NewAlert & Partial<StartColumns>>, on?: D
 interface TenantRouting {
   loadedAt: number;
   subscriptions: boolean | null;
+  /** Its maintenance windows (issue 31), read once with the rest. */
+  maintenance: MaintenanceCalendar | null;
   policies: Map<string, EscalationPolicy | null>;
 }
 
@@ -60,17 +64,22 @@ export class EscalationRouting {
     const hit = this.tenants.get(tenantId);
     if (hit && at - hit.loadedAt < ROUTING_TTL_MS) return hit;
     if (this.tenants.size >= MAX_TENANTS) this.tenants.clear();
-    const fresh: TenantRouting = { loadedAt: at, subscriptions: null, policies: new Map() };
+    const fresh: TenantRouting = { loadedAt: at, subscriptions: null, maintenance: null, policies: new Map() };
     this.tenants.set(tenantId, fresh);
     return fresh;
   }
 
   readonly decide: DecideStart = async (rows, on = this.db) => {
     for (const row of rows) {
+      // Always a value: the insert writes the column whatever happens below.
+      row.maintenance_window_id = null;
       try {
         const routing = this.tenant(row.tenant_id);
+        routing.maintenance ??= new MaintenanceCalendar(await currentWindowSpecs(on, row.tenant_id, new Date(this.clock()).toISOString()));
+        const hold = routing.maintenance.holdFor(row, Date.parse(row.created_at));
         routing.subscriptions ??= await tenantHasSubscriptions(on, row.tenant_id);
-        if (routing.subscriptions) continue;
+        // Held by a window, it pages nobody, subscribers included: decided here rather than by the start sweep.
+        if (routing.subscriptions && !hold) continue;
         const key = `${row.integration_id ?? ''}|${row.client_id ?? ''}`;
         let policy = routing.policies.get(key);
         if (policy === undefined) {
@@ -78,7 +87,8 @@ export class EscalationRouting {
           if (routing.policies.size >= MAX_KEYS_PER_TENANT) routing.policies.clear();
           routing.policies.set(key, policy);
         }
-        Object.assign(row, columnsFor(row, policy));
+        Object.assign(row, columnsFor(row, policy, hold ? new Date(hold.until).toISOString() : null));
+        row.maintenance_window_id = hold?.windowId ?? null;
       } catch {
         // Left pending: the start sweep decides it once the database answers.
       }
@@ -87,8 +97,8 @@ export class EscalationRouting {
 }
 
 /** The columns of a decided start (escalation-plan.ts's `startAtInsert`). */
-export function columnsFor(row: NewAlert, policy: EscalationPolicy | null): StartColumns {
-  const s = startAtInsert(row, policy);
+export function columnsFor(row: NewAlert, policy: EscalationPolicy | null, heldUntil: string | null = null): StartColumns {
+  const s = startAtInsert(row, policy, heldUntil);
   return {
     escalation_state: s.state,
     escalation_policy_id: s.policyId,

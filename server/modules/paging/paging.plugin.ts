@@ -16,7 +16,7 @@ import { createPageSummaries, SUMMARY_JOB } from './page-summary.ts';
 const NEW_ALERT_WAKE_MS = 100;
 
 /** The routes whose writes can change a tenant's escalation routing (see the onSend hook below). */
-const ROUTING_RESOURCES = /^\/api\/tenants\/:tenantId\/(escalationPolicies|integrations|clients|notification-preferences|members)(\/|$)/;
+const ROUTING_RESOURCES = /^\/api\/tenants\/:tenantId\/(escalationPolicies|integrations|clients|notification-preferences|members|maintenanceWindows)(\/|$)/;
 
 declare module 'fastify' {
   interface FastifyInstance {

@@ -8,7 +8,7 @@ import { bulkInsert, chunks, isPostgres, readByKeys, type BulkInsert } from '../
 export type PagedAlert = Pick<
   AlertsTable,
   'id' | 'tenant_id' | 'client_id' | 'integration_id' | 'title' | 'description' | 'priority' | 'status' | 'source' | 'created_at' | 'tags'
-> & { escalation_state: string; escalation_level: number; escalation_policy_id: string | null; overdue_at: string | null; next_step_at: string | null; overdue_check_at: string | null };
+> & { escalation_state: string; escalation_level: number; escalation_policy_id: string | null; overdue_at: string | null; next_step_at: string | null; overdue_check_at: string | null; maintenance_window_id: string | null; snoozed_until: string | null };
 
 const ALERT_COLUMNS = [
   'id',
@@ -28,6 +28,8 @@ const ALERT_COLUMNS = [
   'overdue_at',
   'next_step_at',
   'overdue_check_at',
+  'maintenance_window_id',
+  'snoozed_until',
 ] as const;
 
 /**

@@ -195,3 +195,9 @@ export async function pagedNobodyCount(db: DB, scope: ReportScope): Promise<numb
   const row = await scoped(db, scope).where('alerts.paged_nobody_at', 'is not', null).select(sql<number>`count(*)`.as('n')).executeTakeFirst();
   return Number(row?.n ?? 0);
 }
+
+/** How many of the scope's alerts opened inside a maintenance window (issue 31): the report's `maintenanceSuppressed`. */
+export async function maintenanceCount(db: DB, scope: ReportScope): Promise<number> {
+  const row = await scoped(db, scope).where('alerts.maintenance_window_id', 'is not', null).select(sql<number>`count(*)`.as('n')).executeTakeFirst();
+  return Number(row?.n ?? 0);
+}

@@ -5,6 +5,7 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router';
 import { COMPANY_SIZE_LABELS, type Client } from '../../../../../contract/clients.ts';
 import { HEARTBEAT_MSG, HEARTBEAT_STATE_LABELS, type HeartbeatList, type HeartbeatState } from '../../../../../contract/heartbeats.ts';
+import { MAINTENANCE_MSG, type MaintenanceWindowList } from '../../../../../contract/maintenance.ts';
 import { MSG } from '../../../../../contract/messages.ts';
 import { Loading } from '../../../components/Loading.tsx';
 import { api, ApiError } from '../../../lib/api.ts';
@@ -38,6 +39,70 @@ function address(c: Client) {
 }
 
 const HEARTBEAT_COLORS: Record<HeartbeatState, string> = { new: 'gray', up: 'green', late: 'yellow', down: 'red', paused: 'blue' };
+
+/** A titled part of the details (`client-<name>`), with a link to where it is managed for those who may. */
+function DetailsSection({ name, title, manage, children }: { name: string; title: string; manage: string | null; children: ReactNode }) {
+  return (
+    <Stack gap={6} component="section" aria-labelledby={`client-${name}-title`} data-testid={`client-${name}`}>
+      <Group justify="space-between" gap="xs" wrap="nowrap">
+        <Title order={3} size="h5" id={`client-${name}-title`}>
+          {title}
+        </Title>
+        {manage && (
+          <Anchor component={Link} to={manage} size="sm">
+            Manage
+          </Anchor>
+        )}
+      </Group>
+      {children}
+    </Stack>
+  );
+}
+
+/**
+ * The client's maintenance windows (issue 31), read-only: the one on now (until when) and the next to begin, among its
+ * own and the whole tenant's. Under the Escalation page's key for windows, so a change there refreshes it.
+ */
+function ClientMaintenance({ tenantId, clientId }: { tenantId: string; clientId: string }) {
+  const { tenant } = useCurrentTenant();
+  const query = useQuery({
+    queryKey: [...queryKeys.tenant(tenantId), 'maintenance', 'list', `clientId=${encodeURIComponent(clientId)}&current=true`],
+    queryFn: ({ signal }) => api<MaintenanceWindowList>(`/tenants/${encodeURIComponent(tenantId)}/maintenanceWindows?clientId=${encodeURIComponent(clientId)}&current=true`, { signal }).then((r) => r.items),
+    refetchInterval: 30_000,
+  });
+  const active = (query.data ?? []).filter((w) => w.state === 'active');
+  const next = (query.data ?? []).filter((w) => w.nextStart).sort((a, b) => a.nextStart!.localeCompare(b.nextStart!))[0];
+  let body: ReactNode;
+  if (query.isPending) body = <Loader size="xs" />;
+  else if (query.isError) body = <Text size="sm" c="red">{MAINTENANCE_MSG.loadFailed}</Text>;
+  else if (!active.length && !next) body = <Text size="sm" c="dimmed">{MAINTENANCE_MSG.clientNone}</Text>;
+  else
+    body = (
+      <Stack gap={4}>
+        {active.map((w) => (
+          <Group key={w.id} gap="xs" wrap="nowrap" data-testid="client-maintenance-active">
+            <Badge color="grape" className="no-shrink">Active</Badge>
+            <Text size="sm" className="wrap-anywhere">
+              {w.name}: {MAINTENANCE_MSG.activeUntil(formatDateTime(w.activeUntil))}
+            </Text>
+          </Group>
+        ))}
+        {next && (
+          <Group gap="xs" wrap="nowrap" data-testid="client-maintenance-next">
+            <Badge color="blue" variant="light" className="no-shrink">Next</Badge>
+            <Text size="sm" className="wrap-anywhere">
+              {next.name}: {formatDateTime(next.nextStart)} → {formatDateTime(next.nextEnd)}
+            </Text>
+          </Group>
+        )}
+      </Stack>
+    );
+  return (
+    <DetailsSection name="maintenance" title="Maintenance windows" manage={tenant?.abilities.manageEscalation ? '/app/escalation-policies?tab=maintenance' : null}>
+      {body}
+    </DetailsSection>
+  );
+}
 
 /**
  * The client's heartbeat monitors, read-only (every member may see them; they are managed in Tenant Administration's
@@ -100,19 +165,9 @@ function ClientHeartbeats({ tenantId, clientId }: { tenantId: string; clientId: 
       </Paper>
     );
   return (
-    <Stack gap={6} component="section" aria-labelledby="client-heartbeats-title" data-testid="client-heartbeats">
-      <Group justify="space-between" gap="xs" wrap="nowrap">
-        <Title order={3} size="h5" id="client-heartbeats-title">
-          Heartbeat monitors
-        </Title>
-        {tenant?.abilities.manageIntegrations && (
-          <Anchor component={Link} to="/app/tenant-admin?tab=heartbeats" size="sm">
-            Manage
-          </Anchor>
-        )}
-      </Group>
+    <DetailsSection name="heartbeats" title="Heartbeat monitors" manage={tenant?.abilities.manageIntegrations ? '/app/tenant-admin?tab=heartbeats' : null}>
       {body}
-    </Stack>
+    </DetailsSection>
   );
 }
 
@@ -209,6 +264,7 @@ function Details({ tenantId, c, onClose, onEdit }: { tenantId: string; c: Client
       )}
       <ClientAlerts tenantId={tenantId} clientId={c.id} />
       <ClientHeartbeats tenantId={tenantId} clientId={c.id} />
+      <ClientMaintenance tenantId={tenantId} clientId={c.id} />
       <Group justify="flex-end">
         <Button variant="default" onClick={onClose}>
           Close

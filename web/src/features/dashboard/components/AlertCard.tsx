@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { SelectBox } from './SelectBox.tsx';
-import { AlertAge, clientHref, Occurrences, PagedNobodyBadge, type AlertCardProps } from './AlertCardParts.tsx';
+import { AlertAge, CardHoldBadges, clientHref, Occurrences, PagedNobodyBadge, type AlertCardProps } from './AlertCardParts.tsx';
 
 /**
  * One alert in a list, roomy: badges, a title of up to two lines, source and client, assignee. Its title is the
@@ -45,6 +45,7 @@ export const AlertCard = memo(function AlertCard({ alert, onOpen, now = Date.now
                   <PagedNobodyBadge mark={alert.pagedNobody} className="above-stretch" />
                 </Suspense>
               )}
+              <CardHoldBadges alert={alert} now={now} />
               <Occurrences count={alert.occurrences} />
             </Group>
             <AlertAge createdAt={alert.createdAt} now={now} />

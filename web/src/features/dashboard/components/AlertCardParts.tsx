@@ -1,4 +1,4 @@
-import { lazy } from 'react';
+import { lazy, Suspense } from 'react';
 import { Group, Text, Tooltip } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import type { Alert } from '../../../../../contract/alerts.ts';
@@ -21,6 +21,18 @@ export interface AlertCardProps {
 
 // Few alerts carry the mark: its code loads when one does (issue 14's 250 kB budget for the dashboard).
 export const PagedNobodyBadge = lazy(async () => ({ default: (await import('./PagedNobody.tsx')).PagedNobodyBadge }));
+// The same for the Maintenance and Snoozed marks (issue 31).
+const HoldBadgesLazy = lazy(async () => ({ default: (await import('./HoldBadges.tsx')).HoldBadges }));
+
+/** An alert's Maintenance and Snoozed marks, when it carries one (loaded then). */
+export function CardHoldBadges({ alert, compact, now }: { alert: Alert; compact?: boolean; now?: number }) {
+  if (!alert.maintenanceWindowId && !alert.snoozedUntil) return null;
+  return (
+    <Suspense fallback={null}>
+      <HoldBadgesLazy alert={alert} compact={compact} now={now} />
+    </Suspense>
+  );
+}
 
 /** Where a client's details open (the clients page reads `?client=`). */
 export const clientHref = (clientId: string) => `/clients?client=${encodeURIComponent(clientId)}`;

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { SelectBox } from './SelectBox.tsx';
-import { AlertAge, clientHref, Occurrences, PagedNobodyBadge, type AlertCardProps } from './AlertCardParts.tsx';
+import { AlertAge, CardHoldBadges, clientHref, Occurrences, PagedNobodyBadge, type AlertCardProps } from './AlertCardParts.tsx';
 import classes from './AlertCompactCard.module.css';
 
 /**
@@ -57,6 +57,7 @@ export const AlertCompactCard = memo(function AlertCompactCard({ alert, onOpen, 
               <PagedNobodyBadge mark={alert.pagedNobody} iconOnly className="above-stretch no-shrink" />
             </Suspense>
           )}
+          <CardHoldBadges alert={alert} compact now={now} />
           <Occurrences count={alert.occurrences} />
         </div>
         <div className={classes.client}>

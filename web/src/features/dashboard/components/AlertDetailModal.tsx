@@ -37,6 +37,9 @@ import { useAssignAlert } from '../api/assign-alert.ts';
 import { useAddAlertNote } from '../api/add-alert-note.ts';
 import { useMemberChoices } from '../../../lib/member-choices.ts';
 import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
+import { HoldBadges } from './HoldBadges.tsx';
+import { useSnoozeAlert } from '../api/snooze-alert.ts';
+import { SnoozeMenu } from './SnoozeMenu.tsx';
 import { Link } from 'react-router';
 import { AlertMetadata } from './AlertMetadata.tsx';
 import { clientHref } from './AlertCardParts.tsx';
@@ -110,6 +113,8 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
   const action = useAlertAction(tenantId, alert.id);
   const assign = useAssignAlert(tenantId, alert.id);
   const note = useAddAlertNote(tenantId, alert.id);
+  const snooze = useSnoozeAlert(tenantId, alert.id);
+  const snoozed = !!alert.snoozedUntil && Date.parse(alert.snoozedUntil) > Date.now();
   const canAssign = alert.actions.includes('assign');
   const assignees = useMemberChoices(tenantId, { enabled: canAssign });
   const [assignee, setAssignee] = useState<string | null>(alert.assignedTo);
@@ -121,7 +126,7 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
     if (err instanceof ApiError && err.status === 409) setProblem(ALERT_MSG.noLongerAllowed);
     else setProblem(err instanceof ApiError && err.status === 400 ? err.message : ALERT_MSG.actionFailed);
   };
-  const busy = action.isPending || assign.isPending || note.isPending;
+  const busy = action.isPending || assign.isPending || note.isPending || snooze.isPending;
 
   return (
     <Stack gap="md">
@@ -135,6 +140,7 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
             </Badge>
           )}
           {alert.pagedNobody && <PagedNobodyBadge mark={alert.pagedNobody} />}
+          <HoldBadges alert={alert} />
           {alert.occurrences > 1 && (
             <Badge variant="outline" color="gray" size="sm" leftSection={<IconRepeat size={12} />}>
               ×{alert.occurrences}
@@ -172,6 +178,18 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
                   {b.label}
                 </Button>
               ))}
+              {/* Snooze: while unacknowledged (the server refuses it otherwise), as acknowledging is. */}
+              {alert.status === 'new' && (
+                <SnoozeMenu
+                  snoozed={snoozed}
+                  loading={snooze.isPending}
+                  disabled={busy}
+                  onSnooze={(body) => {
+                    setProblem(null);
+                    snooze.mutate(body, { onError });
+                  }}
+                />
+              )}
             </Group>
             {canAssign && (
               <Group gap="sm" align="flex-end" wrap="wrap">

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import type { Alert } from '../../../../../contract/alerts.ts';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import { PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
+import { HoldBadges } from './HoldBadges.tsx';
 import { AlertAge, clientHref } from './AlertCardParts.tsx';
 import { PagedNobodyBadge } from './PagedNobody.tsx';
 
@@ -68,6 +69,7 @@ export function AlertTable({ alerts, now, onOpen, selected, onSelect, onSelectAl
                     <StatusBadge status={a.status} />
                   )}
                   {a.pagedNobody && <PagedNobodyBadge mark={a.pagedNobody} />}
+                  <HoldBadges alert={a} compact />
                 </Group>
               </Table.Td>
               <Table.Td maw={420}>

@@ -2,6 +2,10 @@ import { Text, Timeline, Title } from '@mantine/core';
 import {
   IconBellOff,
   IconBolt,
+  IconBellRinging,
+  IconTool,
+  IconZzz,
+  IconZzzOff,
   IconCheck,
   IconCircleCheck,
   IconClockExclamation,
@@ -52,6 +56,14 @@ function timelineText(e: TimelineEntry) {
       return `Overdue: not acknowledged within ${String(e.detail.minutes)} ${e.detail.minutes === 1 ? 'minute' : 'minutes'}`;
     case 'unrouted':
       return String(e.detail.reason ?? 'Nobody was paged');
+    case 'maintenance':
+      return e.detail.windowName ? `Opened during maintenance window "${String(e.detail.windowName)}": nobody paged` : 'Opened during a maintenance window: nobody paged';
+    case 'snoozed':
+      return `Snoozed by ${e.actorName} until ${formatDateTime(String(e.detail.until))}`;
+    case 'unsnoozed':
+      return `Unsnoozed by ${e.actorName}`;
+    case 'released':
+      return e.detail.reason === 'snooze' ? 'Snooze over: escalation starts from level 1' : 'Maintenance over: escalation starts from level 1';
   }
 }
 
@@ -70,6 +82,10 @@ const TIMELINE_ICONS: Record<TimelineEntry['kind'], typeof IconBolt> = {
   paged: IconSend,
   overdue: IconClockExclamation,
   unrouted: IconBellOff,
+  maintenance: IconTool,
+  snoozed: IconZzz,
+  unsnoozed: IconZzzOff,
+  released: IconBellRinging,
 };
 
 /** What happened to the alert and who did it, oldest first. */

@@ -2,11 +2,12 @@ import { useState } from 'react';
 import { Alert as Callout, Button, Group, List, Paper, Select, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconCheck, IconCircleCheck, IconUserPlus, IconX } from '@tabler/icons-react';
-import type { Alert, BulkAction, BulkAlertResult } from '../../../../../contract/alerts.ts';
+import type { Alert, BulkAction, BulkAlertResult, SnoozeBody } from '../../../../../contract/alerts.ts';
 import { refusalReason } from '../../../lib/api.ts';
 import { memberLabel, useMemberChoices } from '../../../lib/member-choices.ts';
 import { useBulkAlertAction } from '../api/bulk-alert-action.ts';
 import { bulkSummary, doneWord } from '../lib/bulk-summary.ts';
+import { SnoozeMenu } from './SnoozeMenu.tsx';
 
 /** What a bulk change left undone, per alert (title and the server's reason), until dismissed. */
 export interface BulkProblems {
@@ -22,16 +23,16 @@ interface BulkBarProps {
 }
 
 /**
- * Actions on the selected alerts: acknowledge, resolve or assign them all in one request. It floats at the bottom of
+ * Actions on the selected alerts: acknowledge, resolve, assign or snooze them all in one request. It floats at the bottom of
  * the window, so selecting never moves the list under the pointer.
  */
 export function BulkBar({ tenantId, selected, onDone, onClear }: BulkBarProps) {
   const bulk = useBulkAlertAction(tenantId);
   const members = useMemberChoices(tenantId);
   const [assignee, setAssignee] = useState<string | null>(null);
-  const run = (action: BulkAction) =>
+  const run = (action: BulkAction, snooze?: SnoozeBody) =>
     bulk.mutate(
-      { action, alertIds: selected.map((a) => a.id), ...(action === 'assign' ? { userId: assignee ?? undefined } : {}) },
+      { action, alertIds: selected.map((a) => a.id), ...(action === 'assign' ? { userId: assignee ?? undefined } : {}), ...snooze },
       {
         onSuccess: (result) => {
           // Alerts found already done (a colleague was quicker) count as done, and the toast says how many.
@@ -55,6 +56,13 @@ export function BulkBar({ tenantId, selected, onDone, onClear }: BulkBarProps) {
         <Button size="xs" color="green" leftSection={<IconCircleCheck size={14} />} onClick={() => run('resolve')} loading={bulk.isPending && bulk.variables?.action === 'resolve'} disabled={bulk.isPending || !can('resolve')} data-testid="bulk-resolve">
           Resolve
         </Button>
+        <SnoozeMenu
+          size="xs"
+          snoozed={selected.some((a) => !!a.snoozedUntil && Date.parse(a.snoozedUntil) > Date.now())}
+          loading={bulk.isPending && (bulk.variables?.action === 'snooze' || bulk.variables?.action === 'unsnooze')}
+          disabled={bulk.isPending || !selected.some((a) => a.status === 'new')}
+          onSnooze={(body) => (body ? run('snooze', body) : run('unsnooze'))}
+        />
         <Group gap={6} wrap="nowrap">
           <Select
             size="xs"

@@ -1,6 +1,6 @@
 import type { BulkAction } from '../../../../../contract/alerts.ts';
 
-const DONE: Record<BulkAction, string> = { acknowledge: 'acknowledged', resolve: 'resolved', assign: 'assigned' };
+const DONE: Record<BulkAction, string> = { acknowledge: 'acknowledged', resolve: 'resolved', assign: 'assigned', snooze: 'snoozed', unsnooze: 'unsnoozed' };
 const alerts = (n: number) => `${n} ${n === 1 ? 'alert' : 'alerts'}`;
 
 /** The past participle of a bulk action: "acknowledged". */

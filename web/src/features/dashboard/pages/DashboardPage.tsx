@@ -42,6 +42,8 @@ const BulkBar = lazy(async () => ({ default: (await import('../components/BulkBa
 const BulkProblemsNotice = lazy(async () => ({ default: (await import('../components/BulkBar.tsx')).BulkProblemsNotice }));
 const KeyboardHelp = lazy(async () => ({ default: (await import('../components/KeyboardHelp.tsx')).KeyboardHelp }));
 const Pager = lazy(async () => ({ default: (await import('../../../components/Pager.tsx')).Pager }));
+// Reads the tenant's windows after the first paint: its list and contract stay out of the dashboard's first load.
+const MaintenanceBanner = lazy(async () => ({ default: (await import('../components/MaintenanceBanner.tsx')).MaintenanceBanner }));
 const PagedNobodyBanner = lazy(async () => ({ default: (await import('../components/PagedNobody.tsx')).PagedNobodyBanner }));
 
 export function DashboardPage() {
@@ -222,6 +224,9 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
           </>
         }
       />
+      <Suspense>
+        <MaintenanceBanner tenantId={tenantId} canManage={abilities.manageEscalation} />
+      </Suspense>
       {!!stats.data?.pagedNobody && (
         <Suspense>
           <PagedNobodyBanner count={stats.data.pagedNobody} canManage={abilities.manageEscalation} />

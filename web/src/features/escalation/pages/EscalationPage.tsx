@@ -1,18 +1,20 @@
 import { Tabs } from '@mantine/core';
-import { IconCalendarTime, IconSitemap } from '@tabler/icons-react';
+import { IconCalendarTime, IconSitemap, IconTool } from '@tabler/icons-react';
 import { useSearchParams } from 'react-router';
 import { NoPermission, NoTenant } from '../../../components/AccessState.tsx';
 import { PageHeader } from '../../../components/PageHeader.tsx';
 import { useCurrentTenant } from '../../../lib/session.tsx';
 import { PoliciesTab } from '../components/PoliciesTab.tsx';
 import { SchedulesTab } from '../components/SchedulesTab.tsx';
+import { MaintenanceTab } from '../components/MaintenanceTab.tsx';
 
 const TABS = [
   { value: 'policies', label: 'Escalation Policies', icon: IconSitemap },
   { value: 'schedules', label: 'On-Call Schedules', icon: IconCalendarTime },
+  { value: 'maintenance', label: 'Maintenance', icon: IconTool },
 ] as const;
 
-/** /app/escalation-policies: tabs Escalation Policies and On-Call Schedules (spec section 2); the tab is kept in ?tab=. */
+/** /app/escalation-policies: tabs Escalation Policies and On-Call Schedules (spec section 2), and Maintenance (issue 31); the tab is kept in ?tab=. */
 export function EscalationPage() {
   const { tenant } = useCurrentTenant();
   const [params, setParams] = useSearchParams();
@@ -49,6 +51,9 @@ export function EscalationPage() {
         </Tabs.Panel>
         <Tabs.Panel value="schedules">
           <SchedulesTab tenantId={tenant.id} />
+        </Tabs.Panel>
+        <Tabs.Panel value="maintenance">
+          <MaintenanceTab tenantId={tenant.id} />
         </Tabs.Panel>
       </Tabs>
     </>
