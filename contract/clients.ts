@@ -23,7 +23,7 @@ export type ClientSort = (typeof CLIENT_SORTS)[number];
 
 // name and contactName are capped at 100 characters because they, with the email, are copied into the covering
 // indexes of migration 0005, and a PostgreSQL B-tree entry must stay under about 2.7 kB even in 4-byte characters.
-export const CLIENT_LIMITS = { name: 100, text: 200, description: 2000, tags: 50, tag: 50, customFields: 50, customFieldKey: 100, customFieldValue: 1000 } as const;
+export const CLIENT_LIMITS = { name: 100, text: 200, description: 2000, tags: 50, tag: 50, customFields: 50, customFieldKey: 100, customFieldValue: 1000, aliases: 50, alias: 200 } as const;
 
 /**
  * Texts for clients. The permission texts are the spec's internal ones (section 8); the rest are our own (the spec
@@ -37,6 +37,10 @@ export const CLIENT_MSG = {
   tagTooLong: `Tags must be at most ${CLIENT_LIMITS.tag} characters`,
   tooManyTags: `A client can have at most ${CLIENT_LIMITS.tags} tags`,
   tagsInvalid: 'Tags must be a list of words',
+  aliasTooLong: `Aliases must be at most ${CLIENT_LIMITS.alias} characters`,
+  tooManyAliases: `A client can have at most ${CLIENT_LIMITS.aliases} aliases`,
+  aliasesInvalid: 'Aliases must be a list of names',
+  aliasesHelp: 'Other names monitoring tools use for this client: RMM organization or site, AWS account, Azure subscription, domain. Alerts naming one are routed to this client.',
   customFieldsInvalid: 'Custom fields must be names with text values',
   tooManyCustomFields: `A client can have at most ${CLIENT_LIMITS.customFields} custom fields`,
   customFieldKeyTooLong: `Custom field names must be at most ${CLIENT_LIMITS.customFieldKey} characters`,
@@ -151,6 +155,13 @@ export const ClientInput = z.object({
     .refine((v) => Object.keys(v).length <= CLIENT_LIMITS.customFields, CLIENT_MSG.tooManyCustomFields),
   /** The escalation policy for this client's alerts (issue 11); none: the tenant's default policy. */
   escalationPolicyId: escalationPolicyRef,
+  /** Other names an alert may give this client by (issue 28), matched like the name: ignoring case. */
+  aliases: z
+    .array(z.string({ error: CLIENT_MSG.aliasesInvalid }).trim().max(CLIENT_LIMITS.alias, CLIENT_MSG.aliasTooLong), { error: CLIENT_MSG.aliasesInvalid })
+    .max(CLIENT_LIMITS.aliases * 2, CLIENT_MSG.tooManyAliases)
+    .nullish()
+    .transform((v) => normalizeTags(v ?? []))
+    .refine((v) => v.length <= CLIENT_LIMITS.aliases, CLIENT_MSG.tooManyAliases),
 });
 /** What a form sends (before trimming and defaults). */
 export type ClientInputBody = z.input<typeof ClientInput>;
@@ -177,6 +188,7 @@ export const Client = z
     tags: z.array(z.string()),
     customFields: z.record(z.string(), z.string()),
     escalationPolicyId: z.string().nullable(),
+    aliases: z.array(z.string()),
     /** User id of the creator, set by the server. */
     createdBy: z.string(),
     /** The creator's display name, or null once that account is gone. */

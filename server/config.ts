@@ -89,6 +89,12 @@ export interface Config {
    * CIDRs allowed despite being private (`10.1.0.0/16,127.0.0.1/32`).
    */
   outbound: { allowPrivate: boolean; allowCidrs: string[] };
+  /**
+   * AWS SNS ingestion: the hosts a signing certificate (and a SubscribeURL) may come from (AWS_SNS_CERT_HOST_PATTERN,
+   * a regular expression; default sns.<region>.amazonaws.com[.cn]), and the GET they are fetched with (null: the
+   * built-in fetch; tests hand in a stand-in).
+   */
+  awsSns: { certHostPattern: RegExp; fetch: ((url: string) => Promise<{ status: number; body: string }>) | null };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -165,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowPrivate: (env.OUTBOUND_ALLOW_PRIVATE ?? '').trim().toLowerCase() === 'true',
       allowCidrs: (env.OUTBOUND_ALLOW_PRIVATE ?? '').trim().toLowerCase() === 'true' ? [] : (env.OUTBOUND_ALLOW_PRIVATE ?? '').split(',').map((c) => c.trim()).filter(Boolean),
     },
+    awsSns: { certHostPattern: new RegExp(env.AWS_SNS_CERT_HOST_PATTERN?.trim() || '^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$'), fetch: null },
   };
 }
 

@@ -128,6 +128,8 @@ export interface ClientsTable {
   updated_at: string;
   /** The escalation policy for this client's alerts (migration 0008); null: the tenant default. */
   escalation_policy_id: string | null;
+  /** Other names events give this client by, a JSON array (migration 0026); optional on insert (default `[]`). */
+  aliases?: string;
 }
 
 /** Tables of the foundation and of clients. */
@@ -224,6 +226,8 @@ export interface IntegrationsTable {
   email_token: string | null;
   /** Its email rules as JSON (contract EmailSettings); null: the defaults (migration 0022). */
   email_settings: string | null;
+  /** Its routing rules, a JSON array (contract RoutingRule; migration 0026); optional on insert (default `[]`). */
+  routing_rules?: string;
 }
 
 export interface AlertsTable {
@@ -684,5 +688,22 @@ interface DigestTables {
   digest_sends: DigestSendsTable;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type, @typescript-eslint/no-unsafe-declaration-merging
 export interface Database extends DigestTables {}
+
+/** The last raw events an integration received (migration 0026, issue 28), secrets redacted: the rules preview's input. */
+export interface IntegrationRawEventsTable {
+  id: string;
+  tenant_id: string;
+  integration_id: string;
+  /** The route's format: pagerduty, alertmanager, generic or a vendor format. */
+  format: string;
+  /** The body as JSON text, secrets redacted. */
+  body: string;
+  received_at: string;
+}
+
+interface IngestRoutingTables {
+  integration_raw_events: IntegrationRawEventsTable;
+}
+
+export interface Database extends IngestRoutingTables {}

@@ -1,10 +1,10 @@
-import { sql, type Insertable, type Updateable } from 'kysely';
+import { sql, type Insertable, type Selectable, type Updateable } from 'kysely';
 import type { Client, ClientInput, ClientListQuery } from '../../../contract/clients.ts';
 import type { DB } from '../../db/database.ts';
 import { parseJson } from '../../db/database.ts';
 import type { ClientsTable } from '../../db/schema.ts';
 
-export type ClientRow = ClientsTable & { created_by_name: string | null };
+export type ClientRow = Selectable<ClientsTable> & { created_by_name: string | null };
 
 /** The lowercased text the list search matches: name, contact name and contact email. */
 export function clientSearchText(v: { name: string; contactName: string | null; contactEmail: string | null }) {
@@ -34,6 +34,7 @@ export function clientColumns(input: ClientInput) {
     custom_fields: JSON.stringify(input.customFields),
     search_text: clientSearchText(input),
     escalation_policy_id: input.escalationPolicyId,
+    aliases: JSON.stringify(input.aliases),
   } satisfies Updateable<ClientsTable>;
 }
 
@@ -58,6 +59,7 @@ export function toClient(row: ClientRow): Client {
     tags: parseJson<string[]>(row.tags, []),
     customFields: parseJson<Record<string, string>>(row.custom_fields, {}),
     escalationPolicyId: row.escalation_policy_id ?? null,
+    aliases: parseJson<string[]>(row.aliases ?? '[]', []),
     createdBy: row.created_by,
     createdByName: row.created_by_name,
     createdAt: row.created_at,
@@ -136,6 +138,12 @@ export async function findClientIdByRef(db: DB, tenantId: string, ref: string): 
     .limit(1)
     .executeTakeFirst();
   return row?.id ?? null;
+}
+
+/** Every client of the tenant as ingestion matches them: id, name and aliases, oldest first (the first match wins). */
+export async function clientNamesOf(db: DB, tenantId: string): Promise<Array<{ id: string; name: string; aliases: string }>> {
+  const rows = await db.selectFrom('clients').select(['id', 'name', 'aliases']).where('tenant_id', '=', tenantId).orderBy('created_at').orderBy('id').execute();
+  return rows.map((r) => ({ id: r.id, name: r.name, aliases: r.aliases ?? '[]' }));
 }
 
 /** Every client of the platform (deliberately unscoped: platform analytics for super admins). */

@@ -62,4 +62,4 @@ export async function deleteClient(db: DB, ctx: TenantContext, clientId: string)
 
 // Other modules' way to clients: integrations and the profile page check the clients they name, ingestion resolves
 // the client an event names, platform analytics counts them.
-export { existingClientIds, findClientIdByRef, unsafeCountAllClients } from './clients.repository.ts';
+export { clientNamesOf, existingClientIds, findClientIdByRef, unsafeCountAllClients } from './clients.repository.ts';

@@ -1,8 +1,9 @@
 import { randomInt } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
-import { now } from '../../db/database.ts';
+import { now, parseJson } from '../../db/database.ts';
 import { hashToken } from '../../lib/tokens.ts';
 import { INTEGRATION_KEY_LENGTH } from '../../../contract/integrations.ts';
+import type { RoutingRule } from '../../../contract/ingest-formats.ts';
 import { touchIntegration, unsafeFindIntegrationByKeyHash } from './integrations.repository.ts';
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789';
@@ -21,6 +22,8 @@ export interface IntegrationAuth {
   tenantId: string;
   clientId: string | null;
   name: string;
+  /** Its routing rules (issue 28), in order; none or empty: events go as they come. */
+  rules?: RoutingRule[];
 }
 
 interface Entry {
@@ -52,7 +55,7 @@ export class IntegrationKeyCache {
     if (hit && hit.expiresAt > at) auth = hit.auth;
     else {
       const row = await unsafeFindIntegrationByKeyHash(this.db, hash);
-      auth = row && !row.revoked_at ? { id: row.id, tenantId: row.tenant_id, clientId: row.client_id, name: row.name } : null;
+      auth = row && !row.revoked_at ? { id: row.id, tenantId: row.tenant_id, clientId: row.client_id, name: row.name, rules: parseJson<RoutingRule[]>(row.routing_rules ?? '[]', []) } : null;
       if (this.entries.size >= MAX_ENTRIES) this.entries.clear();
       this.entries.set(hash, { auth, expiresAt: at + (auth ? POSITIVE_TTL_MS : NEGATIVE_TTL_MS) });
     }

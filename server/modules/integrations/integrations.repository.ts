@@ -41,7 +41,7 @@ export async function updateIntegration(
 export async function unsafeFindIntegrationByKeyHash(db: DB, keyHash: string) {
   return db
     .selectFrom('integrations')
-    .select(['id', 'tenant_id', 'client_id', 'name', 'revoked_at'])
+    .select(['id', 'tenant_id', 'client_id', 'name', 'revoked_at', 'routing_rules'])
     .where('key_hash', '=', keyHash)
     .executeTakeFirst();
 }
@@ -56,6 +56,47 @@ export async function unsafeFindIntegrationByEmailToken(db: DB, token: string) {
     .select(['id', 'tenant_id', 'client_id', 'name', 'revoked_at', 'email_settings'])
     .where('email_token', '=', token)
     .executeTakeFirst();
+}
+
+/** An integration's routing rules as stored (JSON), or undefined when the tenant has no such integration. */
+export async function findRoutingRules(db: DB, tenantId: string, id: string): Promise<string | undefined> {
+  const row = await db.selectFrom('integrations').select('routing_rules').where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  return row ? (row.routing_rules ?? '[]') : undefined;
+}
+
+/** Replaces an integration's routing rules; false when the tenant has no such integration. */
+export async function saveRoutingRules(db: DB, tenantId: string, id: string, rules: string, at: string): Promise<boolean> {
+  const r = await db.updateTable('integrations').set({ routing_rules: rules, updated_at: at }).where('tenant_id', '=', tenantId).where('id', '=', id).executeTakeFirst();
+  return Number(r.numUpdatedRows) > 0;
+}
+
+export const RAW_EVENTS_KEPT = 20;
+
+/** Keeps one raw event of an integration, and forgets all but its last RAW_EVENTS_KEPT. */
+export async function insertRawEvent(db: DB, row: { id: string; tenant_id: string; integration_id: string; format: string; body: string; received_at: string }) {
+  await db.insertInto('integration_raw_events').values(row).execute();
+  const keep = db
+    .selectFrom('integration_raw_events')
+    .select('id')
+    .where('tenant_id', '=', row.tenant_id)
+    .where('integration_id', '=', row.integration_id)
+    .orderBy('received_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(RAW_EVENTS_KEPT);
+  await db.deleteFrom('integration_raw_events').where('tenant_id', '=', row.tenant_id).where('integration_id', '=', row.integration_id).where('id', 'not in', keep).execute();
+}
+
+/** An integration's kept raw events, newest first. */
+export async function listRawEvents(db: DB, tenantId: string, integrationId: string) {
+  return db
+    .selectFrom('integration_raw_events')
+    .select(['id', 'format', 'body', 'received_at'])
+    .where('tenant_id', '=', tenantId)
+    .where('integration_id', '=', integrationId)
+    .orderBy('received_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(RAW_EVENTS_KEPT)
+    .execute();
 }
 
 /** Records that a key was used; called at most once a minute per key, never on the hot path's critical section. */

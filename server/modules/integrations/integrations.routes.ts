@@ -9,7 +9,9 @@ import {
   IntegrationWithKey,
   UpdateIntegrationBody,
 } from '../../../contract/integrations.ts';
+import { RoutingRules } from '../../../contract/ingest-formats.ts';
 import type { Deps } from '../../deps.ts';
+import { getRoutingRules, setRoutingRules } from './integration-rules.service.ts';
 import {
   createIntegration,
   editIntegration,
@@ -66,6 +68,18 @@ export function registerIntegrationRoutes(app: FastifyInstance, deps: Deps) {
     `${base}/:integrationId/renew-email`,
     { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, response: { 200: Integration, ...errors } } },
     async (req) => renewEmailAddress(svc, req.tenantContext, req.params.integrationId),
+  );
+
+  // Routing rules (issue 28): the ordered list; the first rule whose conditions all hold decides.
+  r.get(
+    `${base}/:integrationId/rules`,
+    { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, response: { 200: RoutingRules, ...errors } } },
+    async (req) => getRoutingRules(db, req.tenantContext, req.params.integrationId),
+  );
+  r.put(
+    `${base}/:integrationId/rules`,
+    { config: { tenantScoped: true }, schema: { tags: ['integrations'], params: IntegrationParams, body: RoutingRules, response: { 200: RoutingRules, ...errors } } },
+    async (req) => setRoutingRules(svc, req.tenantContext, req.params.integrationId, req.body),
   );
 
   r.post(

@@ -13,3 +13,9 @@ export const alertmanagerReceiver = (alertmanagerUrl: string, key: string) =>
     '          authorization:',
     `            credentials: '${key}'`,
   ].join('\n');
+
+/**
+ * The URL of a vendor format (`/api/ingest/{format}`), next to the generic events URL the server gives. With
+ * `key`, the key as the last path segment, for tools that cannot set an Authorization header.
+ */
+export const formatUrl = (eventsUrl: string, format: string, key?: string) => `${eventsUrl.replace(/\/events$/, '')}/${format}${key ? `/${key}` : ''}`;

@@ -10,7 +10,11 @@ export interface NormalizedEvent {
   description: string;
   priority: AlertPriority;
   source: string;
-  /** A client named by the event itself (generic format), by id or name; else the integration's client applies. */
+  /**
+   * A client named by the event itself (generic `client`, a `client` label, PagerDuty `custom_details.client`, a
+   * `client:<name>` tag, a vendor's organization or site), matched against the tenant's client ids, names and
+   * aliases; when it matches none, the integration's client applies.
+   */
   clientRef: string | null;
   tags: string[];
   metadata: Record<string, unknown>;
@@ -62,6 +66,15 @@ export function alertmanagerPriority(severity: string | undefined): AlertPriorit
   }
 }
 
+/** The client a tag list names (`client:<name>` or `client=<name>`), else null. */
+export function clientTag(tags: readonly string[]): string | null {
+  for (const t of tags) {
+    const m = /^client[:=](.+)$/i.exec(t.trim());
+    if (m && m[1].trim()) return m[1].trim();
+  }
+  return null;
+}
+
 const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
 
 /**
@@ -69,7 +82,7 @@ const isEmpty = (v: unknown) => v === undefined || v === null || v === '';
  * removes the base's value of that name), as `{...base, ...fields}` filtered, in plain loops: this runs once per
  * ingested event.
  */
-function nonEmpty(base: Record<string, unknown>, fields: Record<string, unknown> = {}) {
+export function nonEmpty(base: Record<string, unknown>, fields: Record<string, unknown> = {}) {
   const out: Record<string, unknown> = {};
   for (const k of Object.keys(base)) if (k !== '__proto__' && !isEmpty(base[k])) out[k] = base[k];
   for (const k of Object.keys(fields)) {
@@ -96,7 +109,7 @@ export function fromPagerDuty(e: PagerDutyEvent): NormalizedEvent {
     description: typeof details === 'string' ? clip(details, DESCRIPTION_MAX) : '',
     priority: pagerDutyPriority(p.severity),
     source: clip(p.source, 1024),
-    clientRef: null,
+    clientRef: detailFields.client !== undefined && typeof detailFields.client !== 'object' ? clip(String(detailFields.client).trim(), 200) || null : null,
     tags: [p.component && `component:${p.component}`, p.group && `group:${p.group}`, p.class && `class:${p.class}`].filter((t): t is string => !!t),
     metadata: nonEmpty(detailFields, {
       severity: p.severity,
@@ -135,7 +148,7 @@ export function fromAlertmanager(body: AlertmanagerWebhook): NormalizedEvent[] {
       description: clip(description || message || '', DESCRIPTION_MAX),
       priority: alertmanagerPriority(labels.severity),
       source: clip(labels.instance || labels.job || labels.service || hostOf(body.externalURL) || 'alertmanager', 1024),
-      clientRef: null,
+      clientRef: labels.client?.trim() || body.commonLabels?.client?.trim() || null,
       tags: Object.entries(labels).map(([k, v]) => clip(`${k}:${v}`, 200)),
       metadata: nonEmpty({
         ...otherAnnotations,
@@ -168,7 +181,7 @@ export function fromGeneric(e: GenericEvent, integrationName: string): Normalize
     description: e.description ?? '',
     priority: e.priority ?? 'medium',
     source: e.source || integrationName,
-    clientRef: e.client?.trim() || null,
+    clientRef: e.client?.trim() || clientTag(e.tags ?? []),
     tags: [...new Set((e.tags ?? []).map((t) => t.trim()).filter(Boolean))],
     metadata: e.metadata ?? {},
   };

@@ -21,6 +21,10 @@ import type { IntegrationAuth } from '../../integrations/integration-keys.ts';
 import { fromAlertmanager, fromGeneric, fromPagerDuty } from './ingest.mappers.ts';
 import { EventBudget } from './event-budget.ts';
 import { sendTestAlert } from './test-alert.service.ts';
+import { ingestFormats } from './formats/index.ts';
+import { registerFormatRoutes } from './formats/format-routes.ts';
+import { RawEventRecorder } from '../../integrations/integration-rules.service.ts';
+import { registerRulesPreview } from './rules-preview.ts';
 
 type Issue = { instancePath?: string; message?: string };
 
@@ -52,6 +56,8 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
   const { ingest: cfg } = deps.config;
   const { keys, ingest } = app.alerts;
   const budget = new EventBudget(cfg.rateLimit, cfg.rateWindowMs);
+  // The last raw events of each integration, for the routing rules' preview.
+  const rawEvents = new RawEventRecorder(deps.db);
 
   /**
    * Counts every one of `events` against the key's budget, or (when they do not all fit in what is left of the
@@ -119,6 +125,7 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
         }
         const outcome = await ingest.process(integration, fromPagerDuty(req.body));
         app.metrics.ingested('pagerduty', outcome.result);
+        rawEvents.record(integration, 'pagerduty', req.body);
         return reply.code(202).send({ status: 'success' as const, message: 'Event processed', dedup_key: outcome.dedupKey });
       },
     );
@@ -148,6 +155,7 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
     // The whole group was validated above; it is stored in one transaction (all of it, or on failure none).
     const results = await ingest.processGroup(integration, fromAlertmanager(req.body));
     for (const { result } of results) app.metrics.ingested('alertmanager', result);
+    rawEvents.record(integration, 'alertmanager', req.body);
     return reply.code(202).send({ status: 'success' as const, message: 'Event processed', alerts: results });
   };
   const amSchema = {
@@ -165,6 +173,7 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
     const integration = await authenticate(req, () => 1);
     const outcome = await ingest.process(integration, fromGeneric(req.body, integration.name));
     app.metrics.ingested('generic', outcome.result);
+    rawEvents.record(integration, 'generic', req.body);
     return reply.code(202).send({ status: 'success' as const, message: 'Event processed', dedupKey: outcome.dedupKey, alertId: outcome.alertId, result: outcome.result });
   };
   const genericSchema = {
@@ -176,6 +185,12 @@ export function registerIngestRoutes(app: FastifyInstance, deps: Deps) {
   };
   r.post('/api/ingest/events', { ...ingestion, bodyLimit: cfg.maxEventBytes, schema: genericSchema }, generic);
   r.post('/api/ingest/events/:key', { ...ingestion, bodyLimit: cfg.maxEventBytes, schema: { ...genericSchema, params: keyParams } }, generic);
+
+  // Grafana, Zabbix, Uptime Kuma, NinjaOne, Datto RMM, Azure Monitor, Datadog and AWS SNS: one route pair each
+  // (formats/), with the same key, rate and body checks.
+  const formats = ingestFormats(deps.config);
+  registerFormatRoutes(app, { authenticate, ingest, formats, maxEventBytes: cfg.maxEventBytes, record: (integration, format, body) => rawEvents.record(integration, format, body) });
+  registerRulesPreview(app, deps, ingest, formats);
 
   const testErrors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
   r.post(

@@ -7,11 +7,12 @@ import type { IngestResult } from '../../../../contract/integrations.ts';
 import type { AlertChange } from '../../../../contract/alerts.ts';
 import type { AlertBus } from '../../../events/alert-bus.ts';
 import type { IntegrationAuth } from '../../integrations/integration-keys.ts';
-import { findClientIdByRef } from '../../clients/clients.service.ts';
 import { insertEvent } from '../alerts.repository.ts';
 import { alertUpsert, applyIntegrationTransition, type AlertUpsert, type UpsertedAlert } from './ingest.repository.ts';
 import { clip, type NormalizedEvent } from './ingest.mappers.ts';
 import { cancelAlertJobs } from '../../../jobs/jobs.repository.ts';
+import { ClientDirectory } from './client-directory.ts';
+import { applyRules } from './routing-rules.ts';
 
 /**
  * Fills in, in place, the escalation columns of rows about to be inserted (paging's escalation routing, handed in by
@@ -24,8 +25,6 @@ export interface IngestOutcome {
   alertId: string | null;
   dedupKey: string;
 }
-
-const CLIENT_CACHE_MS = 30_000;
 
 export { timeOrderedUuid };
 
@@ -140,7 +139,7 @@ class TriggerWriter {
  * Acknowledge and resolve change the open alert, if any, and are otherwise accepted and ignored.
  */
 export class IngestService {
-  private clientRefs = new Map<string, { id: string | null; expiresAt: number }>();
+  private clients: ClientDirectory;
   private writer: TriggerWriter;
 
   constructor(
@@ -150,6 +149,10 @@ export class IngestService {
   ) {
     // SQLite has one connection: one batch at a time. PostgreSQL overlaps a few batches over its pool.
     this.writer = new TriggerWriter(db, dialect === 'sqlite' ? 1 : 4);
+    // Client writes invalidate the tenant's routing on every instance (paging sends it for every write under
+    // /clients): the names events are matched against are forgotten with it.
+    this.clients = new ClientDirectory(db);
+    bus.onInvalidateRouting((tenantIds) => this.clients.invalidate(tenantIds));
   }
 
   /** Escalations are decided at insert time from here on (the paging plugin hands in its routing). */
@@ -157,7 +160,10 @@ export class IngestService {
     this.writer.decide = decide;
   }
 
-  async process(integration: IntegrationAuth, ev: NormalizedEvent): Promise<IngestOutcome> {
+  /** One event, through the integration's routing rules first (a dropped event is answered `ignored`). */
+  async process(integration: IntegrationAuth, given: NormalizedEvent): Promise<IngestOutcome> {
+    const { event: ev, dropped } = applyRules(integration.rules, given);
+    if (dropped) return { result: 'ignored', alertId: null, dedupKey: ev.dedupKey };
     if (ev.action === 'trigger') return this.trigger(integration, ev);
     return this.transition(integration, ev);
   }
@@ -168,8 +174,23 @@ export class IngestService {
    * Events are applied in dedup-key order (one key's events keep their order), which locks rows in the same order as
    * the batched writer; PostgreSQL deadlocks or serialization failures are retried.
    */
-  async processGroup(integration: IntegrationAuth, events: NormalizedEvent[]): Promise<IngestOutcome[]> {
-    if (events.length === 1) return [await this.process(integration, events[0])];
+  async processGroup(integration: IntegrationAuth, given: NormalizedEvent[]): Promise<IngestOutcome[]> {
+    if (given.length === 1) return [await this.process(integration, given[0])];
+    if (integration.rules?.length) return this.processRouted(integration, given);
+    return this.processAll(integration, given);
+  }
+
+  /** A group through the integration's routing rules: the dropped events answer `ignored`, the others are stored together. */
+  private async processRouted(integration: IntegrationAuth, given: NormalizedEvent[]): Promise<IngestOutcome[]> {
+    const routed = given.map((ev) => applyRules(integration.rules, ev));
+    const kept = routed.filter((r) => !r.dropped).map((r) => r.event);
+    const stored = kept.length ? await this.processAll(integration, kept) : [];
+    let next = 0;
+    return routed.map((r) => (r.dropped ? { result: 'ignored' as const, alertId: null, dedupKey: r.event.dedupKey } : stored[next++]));
+  }
+
+  private async processAll(integration: IntegrationAuth, events: NormalizedEvent[]): Promise<IngestOutcome[]> {
+    if (events.length === 1) return [await this.process({ ...integration, rules: undefined }, events[0])];
     const clientIds = new Map<string, string | null>();
     for (const ev of events) if (ev.clientRef && !clientIds.has(ev.clientRef)) clientIds.set(ev.clientRef, await this.resolveClient(integration.tenantId, ev.clientRef));
     const order = events.map((ev, i) => ({ ev, i })).sort((a, b) => (a.ev.dedupKey < b.ev.dedupKey ? -1 : a.ev.dedupKey > b.ev.dedupKey ? 1 : a.i - b.i));
@@ -306,15 +327,13 @@ export class IngestService {
     };
   }
 
-  /** A client of the tenant named by id or by name (case-insensitive); unknown names leave the alert unbound. */
-  private async resolveClient(tenantId: string, ref: string): Promise<string | null> {
-    const cacheKey = `${tenantId}\u0000${ref.toLowerCase()}`;
-    const at = Date.now();
-    const hit = this.clientRefs.get(cacheKey);
-    if (hit && hit.expiresAt > at) return hit.id;
-    const id = await findClientIdByRef(this.db, tenantId, ref);
-    if (this.clientRefs.size > 10_000) this.clientRefs.clear();
-    this.clientRefs.set(cacheKey, { id, expiresAt: at + CLIENT_CACHE_MS });
-    return id;
+  /** The client an event's reference names, with its name, for the rules preview. */
+  clientNamed(tenantId: string, ref: string) {
+    return this.clients.describe(tenantId, ref);
+  }
+
+  /** A client of the tenant named by id, name or alias (ignoring case); unknown names leave the alert unbound. */
+  private resolveClient(tenantId: string, ref: string): Promise<string | null> {
+    return this.clients.resolve(tenantId, ref);
   }
 }

@@ -35,6 +35,7 @@ interface FormValues extends Record<TextField, string> {
   status: ClientStatus | null;
   size: CompanySize | null;
   tags: string[];
+  aliases: string[];
   customFields: CustomFieldRow[];
   escalationPolicyId: string | null;
 }
@@ -49,6 +50,7 @@ function initialValues(client: Client | null): FormValues {
     status: client?.status ?? 'active',
     size: client?.size ?? null,
     tags: client?.tags ?? [],
+    aliases: client?.aliases ?? [],
     customFields: Object.entries(client?.customFields ?? {}).map(([k, v]) => newRow(k, v)),
     escalationPolicyId: client?.escalationPolicyId ?? null,
   };
@@ -193,6 +195,16 @@ function ClientForm({ tenantId, client, onDone }: { tenantId: string; client: Cl
           clearable
           searchable
           comboboxProps={{ withinPortal: true }}
+        />
+        <TagsInput
+          label="Aliases"
+          description={CLIENT_MSG.aliasesHelp}
+          placeholder="Add an alias and press Enter"
+          value={values.aliases}
+          onChange={(aliases) => change('aliases', aliases)}
+          error={errors.aliases}
+          data-testid="client-aliases"
+          clearable
         />
 
         <Divider label="Contact" labelPosition="left" mt="xs" />

@@ -3,12 +3,13 @@ import { IconBan, IconEdit, IconMail, IconRefresh, IconSend } from '@tabler/icon
 import { DEFAULT_EMAIL_SETTINGS, type Integration } from '../../../../../contract/integrations.ts';
 import { Copyable } from '../../../components/Copyable.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
+import { FormatUrls } from './FormatUrls.tsx';
 
 const customRules = (i: Integration) => JSON.stringify(i.emailSettings) !== JSON.stringify(DEFAULT_EMAIL_SETTINGS);
 
 /**
  * One integration: its name and state, what it is bound to, when it was made and last used, its email address (with
- * copy and renew), and its actions.
+ * copy and renew), the webhook URL of each vendor format, and its actions.
  */
 export function IntegrationCard({
   integration,
@@ -99,6 +100,7 @@ export function IntegrationCard({
           </Group>
         </Group>
       )}
+      {active && <FormatUrls eventsUrl={integration.endpoints.events} />}
     </Paper>
   );
 }
