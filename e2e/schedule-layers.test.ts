@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
 import type { Browser } from 'playwright-core';
-import { chromiumAvailable, newPage, registerThroughWizard, screenshot, settledShot, withServerAndBrowser, type E2EServer } from './support.ts';
+import { addMember, chromiumAvailable, newPage, registerThroughWizard, screenshot, settledShot, signIn, withServerAndBrowser, type E2EServer } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 import { insertMember } from '../server/modules/members/members.repository.ts';
 
@@ -65,6 +65,18 @@ describe.skipIf(!chromiumAvailable())('rotation layers in Chromium', () => {
     const saved = list.items.find((s: { name: string }) => s.name === 'Weekly rotation');
     expect(saved.layers[0].participants).toHaveLength(3);
     expect(new Date(saved.layers[0].start).toLocaleTimeString('en-GB', { timeZone: 'Europe/Berlin', hour: '2-digit', minute: '2-digit' })).toBe('09:00');
+
+    // A member who is not an owner or admin reads the schedules (and who is on call), and changes nothing.
+    const member = await addMember(server, tenantId, 'Uma User');
+    const { page: m } = await newPage(browser);
+    await signIn(m, server.url, member.email, member.password);
+    await m.getByRole('link', { name: 'On-Call Schedules' }).click();
+    const theirs = m.getByTestId('schedule-card').filter({ hasText: 'Weekly rotation' });
+    await expect.poll(() => theirs.getByTestId('schedule-layers').isVisible()).toBe(true);
+    expect(await m.getByRole('tab').allInnerTexts()).toEqual(['On-Call Schedules', 'Maintenance']);
+    expect(await m.getByRole('button', { name: 'Create Schedule' }).count()).toBe(0);
+    expect(await theirs.getByRole('button', { name: 'Edit Weekly rotation' }).count()).toBe(0);
+    await screenshot(m, 'schedule-layers-member-light');
 
     for (const theme of ['dark'] as const) {
       const { page: p } = await newPage(browser, { theme, width: 390, height: 844 });

@@ -45,6 +45,8 @@ function useNavItems(): Item[] {
     { label: 'Profile', to: '/app/profile', icon: IconUser, match: '/app/profile' },
   ];
   if (manager) items.push({ label: 'Escalation Policies', to: '/app/escalation-policies', icon: IconSitemap, match: '/app/escalation-policies' });
+  // Every other member reads who is on call (issue 27): the same page, its schedules tab first.
+  else if (tenant) items.push({ label: 'On-Call Schedules', to: '/app/escalation-policies?tab=schedules', icon: IconSitemap, match: '/app/escalation-policies' });
   // Every member makes and decides approval requests (only its policy and all-requests tabs are for owners and admins).
   if (tenant) items.push({ label: 'Approval Workflows', to: '/app/approval-workflows', icon: IconChecklist, match: '/app/approval-workflows' });
   if (manager) {

@@ -13,8 +13,9 @@ export interface ScheduleCardProps {
   isMember: (id: string) => boolean;
   timelineOpen: boolean;
   onToggleTimeline: () => void;
-  onEdit: () => void;
-  onDelete: () => void;
+  /** Absent for members who may only read (no edit or delete buttons). */
+  onEdit?: () => void;
+  onDelete?: () => void;
 }
 
 function OnCallNowBox({ onCall, userName, timeZone }: { onCall: OnCallNow | undefined; userName: (id: string) => string; timeZone: string }) {
@@ -127,6 +128,7 @@ export function ScheduleCard({ tenantId, schedule, onCall, userName, isMember, t
               </Text>
             )}
           </Stack>
+          {onEdit && onDelete && (
           <Group gap={4} wrap="nowrap" className="no-shrink">
             <Tooltip label="Edit schedule">
               <ActionIcon variant="subtle" aria-label={`Edit ${schedule.name}`} onClick={onEdit}>
@@ -139,6 +141,7 @@ export function ScheduleCard({ tenantId, schedule, onCall, userName, isMember, t
               </ActionIcon>
             </Tooltip>
           </Group>
+          )}
         </Group>
 
         <Text size="sm">

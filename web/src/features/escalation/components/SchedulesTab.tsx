@@ -11,7 +11,7 @@ import { ScheduleDeleteModal } from './ScheduleDeleteModal.tsx';
 import { ScheduleFormModal } from './ScheduleFormModal.tsx';
 
 /** Tab On-Call Schedules (spec section 2): the tenant's schedules as cards with who is on call, create, edit, delete. */
-export function SchedulesTab({ tenantId }: { tenantId: string }) {
+export function SchedulesTab({ tenantId, canManage = true }: { tenantId: string; canManage?: boolean }) {
   const schedules = useSchedules(tenantId);
   const members = useOnCallMembers(tenantId);
   const onCall = useOnCallNow(tenantId);
@@ -42,9 +42,11 @@ export function SchedulesTab({ tenantId }: { tenantId: string }) {
         <Text size="sm" c="dimmed" maw={640}>
           Who is on call, hour by hour, in each schedule&apos;s own time zone. Escalation policies page whoever is on call when an alert opens.
         </Text>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ schedule: null })}>
-          Create Schedule
-        </Button>
+        {canManage && (
+          <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ schedule: null })}>
+            Create Schedule
+          </Button>
+        )}
       </Group>
 
       {schedules.data.length === 0 ? (
@@ -71,8 +73,8 @@ export function SchedulesTab({ tenantId }: { tenantId: string }) {
               isMember={isMember}
               timelineOpen={openTimeline === s.id}
               onToggleTimeline={() => setOpenTimeline((cur) => (cur === s.id ? null : s.id))}
-              onEdit={() => setForm({ schedule: s })}
-              onDelete={() => setDeleting(s)}
+              onEdit={canManage ? () => setForm({ schedule: s }) : undefined}
+              onDelete={canManage ? () => setDeleting(s) : undefined}
             />
           ))}
         </Stack>
