@@ -19,7 +19,8 @@ export function SnoozeMenu({ onSnooze, snoozed = false, loading, disabled, size 
   const [until, setUntil] = useState('');
   const chosen = isoOf(until);
   return (
-    <Popover opened={picking} onChange={setPicking} position="bottom-start" withinPortal trapFocus>
+    // No roles on the target: it is a plain wrapper of the menu (a div may not carry aria-expanded); the menu item opens it.
+    <Popover opened={picking} onChange={setPicking} position="bottom-start" withinPortal trapFocus withRoles={false}>
       <Popover.Target>
         <div>
           <Menu position="bottom-start" withinPortal>
