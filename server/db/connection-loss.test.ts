@@ -46,8 +46,9 @@ describe.runIf(postgres)('database connection loss [postgres]', () => {
     const viaProxy = new URL(postgres!.url);
     viaProxy.hostname = '127.0.0.1';
     viaProxy.port = String(proxy.port);
-    // A short statement timeout, so the silent-drop test waits 1.5 s rather than the default 6.
-    env = await startTestApp({ name: 'postgres', url: viaProxy.toString() }, { databaseTimeoutMs: 500 });
+    // A short statement timeout, so the silent-drop test waits 2 s rather than the default 6 (1 s, not less: a loaded CI
+    // machine can take half a second over an ordinary query, which would then answer 503 after the network is back).
+    env = await startTestApp({ name: 'postgres', url: viaProxy.toString() }, { databaseTimeoutMs: 1_000 });
     admin = new pg.Client({ connectionString: postgres!.url });
     await admin.connect();
     const owner = await registerOwner(env.app);
@@ -112,7 +113,7 @@ describe.runIf(postgres)('database connection loss [postgres]', () => {
       expect(event.statusCode).toBe(503);
       expect(event.headers['retry-after']).toBe('5');
       expect(list.statusCode).toBe(503);
-      // The statement timeout (0.5 s) plus a second for the answer, or the 5 s connection timeout for a new connection.
+      // The statement timeout (1 s) plus a second for the answer, or the 5 s connection timeout for a new connection.
       expect(took).toBeLessThan(6_500);
     } finally {
       proxy.up();
