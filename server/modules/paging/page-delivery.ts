@@ -1,6 +1,5 @@
 import { chunks } from '../../db/bulk-insert.ts';
-import type { DB } from '../../db/database.ts';
-import { isDatabaseUnavailable } from '../../db/database.ts';
+import { isDatabaseUnavailable, type DB } from '../../db/database.ts';
 import type { JobsTable } from '../../db/schema.ts';
 import { DONE_AND_DELETED, type BatchJobHandler, type JobContext, type WorkerClaim } from '../../jobs/job-worker.ts';
 import { insertJobs, unsafeCompleteJobs, type NewJob } from '../../jobs/jobs.repository.ts';
