@@ -53,6 +53,7 @@ import { maintenancePlugin } from './modules/maintenance/maintenance.plugin.ts';
 import { apiTokensPlugin } from './modules/api-tokens/api-tokens.plugin.ts';
 import { destinationsPlugin } from './modules/destinations/destinations.plugin.ts';
 import { digestPlugin } from './modules/digest/digest.plugin.ts';
+import { psaPlugin } from './modules/psa/psa.plugin.ts';
 
 export interface BuiltApp {
   app: FastifyInstance;
@@ -197,6 +198,7 @@ export async function buildApp(
   await app.register(apiTokensPlugin, deps);
   await app.register(destinationsPlugin, deps);
   await app.register(digestPlugin, deps);
+  await app.register(psaPlugin, deps);
 
   registerWeb(app, config);
   return { app, deps };

@@ -95,6 +95,14 @@ export interface Config {
    * built-in fetch; tests hand in a stand-in).
    */
   awsSns: { certHostPattern: RegExp; fetch: ((url: string) => Promise<{ status: number; body: string }>) | null };
+  /**
+   * Slack (issue 29): the Web API's base URL (SLACK_API_URL, default https://slack.com/api/; tests point it at a
+   * stand-in) and the signing secret of the Slack app whose interactions come to /api/slack/interactions
+   * (SLACK_SIGNING_SECRET; without it, button clicks are refused).
+   */
+  slack: { apiUrl: string; signingSecret: string | null };
+  /** PSA connections (issue 30): where Autotask's zone of a user is looked up (AUTOTASK_ZONE_LOOKUP_URL). */
+  psa: { autotaskZoneLookupUrl: string };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -172,6 +180,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       allowCidrs: (env.OUTBOUND_ALLOW_PRIVATE ?? '').trim().toLowerCase() === 'true' ? [] : (env.OUTBOUND_ALLOW_PRIVATE ?? '').split(',').map((c) => c.trim()).filter(Boolean),
     },
     awsSns: { certHostPattern: new RegExp(env.AWS_SNS_CERT_HOST_PATTERN?.trim() || '^sns\\.[a-z0-9-]+\\.amazonaws\\.com(\\.cn)?$'), fetch: null },
+    slack: { apiUrl: env.SLACK_API_URL?.trim() || 'https://slack.com/api/', signingSecret: env.SLACK_SIGNING_SECRET?.trim() || null },
+    psa: { autotaskZoneLookupUrl: env.AUTOTASK_ZONE_LOOKUP_URL?.trim() || 'https://webservices.autotask.net/atservicesrest' },
   };
 }
 

@@ -27,6 +27,9 @@ import * as m0025 from './0025_api_tokens_destinations.ts';
 import * as m0026 from './0026_ingest_routing.ts';
 import * as m0027 from './0027_weekly_digest.ts';
 import * as m0028 from './0028_schedule_layers.ts';
+import * as m0029 from './0029_psa.ts';
+import * as m0030 from './0030_chat_destinations.ts';
+import * as m0031 from './0031_escalation_targets.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -58,4 +61,7 @@ export const migrations: Record<string, Migration> = {
   '0026_ingest_routing': m0026,
   '0027_weekly_digest': m0027,
   '0028_schedule_layers': m0028,
+  '0029_psa': m0029,
+  '0030_chat_destinations': m0030,
+  '0031_escalation_targets': m0031,
 };
