@@ -1,7 +1,8 @@
 import path from 'node:path';
-import { defineConfig, parseAst, type Plugin } from 'vite';
+import { defineConfig, parseAst, type Plugin, type UserConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { compression } from 'vite-plugin-compression2';
+import { withViewChunks } from './scripts/view-chunks.ts';
 
 /**
  * The contract's top-level values (zod schemas among texts and constants) marked as free of side effects, so a page
@@ -48,8 +49,10 @@ function homePageAtRootInDev(): Plugin {
   };
 }
 
+const web = (file: string) => path.resolve(import.meta.dirname, 'web/src', file);
+
 // The web app lives in web/; the server serves dist/web in production and proxies nothing in dev.
-export default defineConfig({
+const config: UserConfig = {
   root: 'web',
   // Every asset above 1 KiB also as .br and .gz: the server sends those as they are (no compression per request).
   plugins: [react(), pureContractValues(), homePageAtRootInDev(), compression({ algorithms: ['brotliCompress', 'gzip'], threshold: 1024 })],
@@ -69,16 +72,35 @@ export default defineConfig({
             // What every page of both entries runs before anything else (React, Mantine's provider and styles
             // system) as one chunk: cached once for the home page and the app, and smaller than the dozen
             // fragments automatic splitting cuts it into once there are two entries.
-            { name: 'framework', test: /node_modules[\\/](react|react-dom|scheduler|@mantine[\\/]core[\\/]esm[\\/]core)[\\/]/ },
+            { name: 'framework', priority: 20, test: /node_modules[\\/](react|react-dom|scheduler|@mantine[\\/]core[\\/]esm[\\/]core)[\\/]/ },
             // The app's routing and data layer, which only the app entry loads (the home page has neither).
-            { name: 'app-framework', test: /node_modules[\\/](react-router|@tanstack)[\\/]/ },
-            // The sidebar's icons (and the icon factory) as one chunk rather than a dozen of a few hundred bytes each,
-            // every one of which the first visit of any page fetches and parses (their wrappers cost more than them).
-            { name: 'nav-icons', test: /@tabler[\\/]icons-react[\\/]dist[\\/]esm[\\/](createReactComponent|defaultAttributes|icons[\\/](IconGauge|IconBell|IconUsers|IconUser|IconChartBar|IconSitemap|IconChecklist|IconBuildingSkyscraper|IconShieldLock|IconLogout|IconSun|IconMoon|IconMailOpened))\.mjs$/ },
+            { name: 'app-framework', priority: 10, test: /node_modules[\\/](react-router|@tanstack)[\\/]/ },
           ],
         },
       },
     },
   },
   server: { port: 5173, proxy: { '/api': 'http://localhost:3000' } },
-});
+};
+
+// Issue 33: the build groups each key view's first-visit code into a few chunks (scripts/view-chunks.ts). A key view's
+// roots are its lazy route modules and the lazy parts it always shows at once, which then arrive with it. The home page
+// is an entry of its own (`separate`): what it loads lazily is kept out of chunks that would bring the app along.
+const views = {
+  home: [web('home-main.tsx')],
+  login: [web('features/auth/pages/LoginPage.tsx')],
+  dashboard: [
+    web('app/guards.tsx'),
+    web('app/layout/AppLayout.tsx'),
+    web('features/dashboard/pages/DashboardPage.tsx'),
+    web('features/dashboard/components/AlertCard.tsx'),
+    web('features/dashboard/components/PagedNobody.tsx'),
+    web('features/dashboard/components/MaintenanceBanner.tsx'),
+    web('app/Toasts.tsx'),
+    web('components/ThemeToggleTooltip.tsx'),
+  ],
+};
+
+export default defineConfig(async ({ command }) =>
+  command === 'build' ? withViewChunks(config, views, web('main.tsx'), { separate: ['home'], dropInFirstPass: (p) => p.name.includes('compression') }) : config,
+);

@@ -4,12 +4,14 @@ import { AlertPriority } from './alerts.ts';
 
 /**
  * Destinations of a tenant (issue 29): where its events are posted. Outbound webhooks after the Standard Webhooks
- * spec now (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`
- * keyed by the base64 part of the `whsec_…` secret); Teams and Slack are refused until they ship.
+ * spec (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256 of "{id}.{timestamp}.{body}">`
+ * keyed by the base64 part of the `whsec_…` secret); Microsoft Teams through a Workflows URL (an Adaptive Card);
+ * Slack as an app (a bot token, a channel).
  */
 export const DESTINATION_TYPES = ['webhook', 'teams', 'slack'] as const;
 export const DestinationType = z.enum(DESTINATION_TYPES, { error: "Type must be 'webhook', 'teams' or 'slack'" });
 export type DestinationType = z.infer<typeof DestinationType>;
+export const DESTINATION_TYPE_LABELS: Record<DestinationType, string> = { teams: 'Microsoft Teams', slack: 'Slack', webhook: 'Webhook' };
 
 export const DESTINATION_EVENTS = ['alert.triggered', 'alert.acknowledged', 'alert.resolved'] as const;
 export const DestinationEvent = z.enum(DESTINATION_EVENTS);
@@ -41,18 +43,50 @@ export const DESTINATION_MSG = {
   urlInvalid: 'URL must be an http:// or https:// address',
   urlRequired: 'URL is required',
   eventsRequired: 'Choose at least one event',
-  notYetAvailable: 'Microsoft Teams and Slack destinations are not yet available',
+  teamsConnectorRetired:
+    'Microsoft retired Office 365 connectors (webhook.office.com): in Teams, create a Workflows "When a Teams webhook request is received" flow and use its URL',
+  teamsUrlHost: 'Use the URL of a Teams Workflows flow (a logic.azure.com or powerplatform.com address, https)',
+  channelRequired: 'Slack channel is required',
+  channelInvalid: 'Slack channel must be a channel ID (C0123ABCD) or name (#noc)',
+  botTokenRequired: 'Slack bot token is required',
+  botTokenInvalid: 'A Slack bot token starts with xoxb-',
+  noSigningSecret: 'Only webhooks have a signing secret',
+  typeFixed: "A destination's type cannot be changed: add a new destination instead",
+  slackLinkExplain:
+    'Slack buttons act as the Alertdesk member linked to the Slack user who presses them. The first time someone presses one, Slack shows them a "link your account" link: opened while signed in to Alertdesk, it links their Slack user to their account here, once.',
+  slackLinkPrompt: (url: string) => `Your Slack user is not linked to an Alertdesk account yet. Link it (once) here: ${url}`,
+  slackNotMember: 'Your linked Alertdesk account is no longer a member of this organization.',
+  linkInvalid: 'This link is invalid or has expired.',
+  linkUsed: 'This link has already been used.',
+  linkSignIn: 'Sign in to Alertdesk to continue.',
+  linkedDone: 'Your Slack user is now linked to your Alertdesk account.',
+  actionDone: (action: string) => `Alert ${action}.`,
+  /** How an action from a chat is attributed in the alert's timeline. */
+  chatActorName: (name: string, via: string) => `${name} (from ${via})`,
   notFound: 'Destination not found',
   deliveryNotFound: 'Delivery not found',
   tooMany: `An organization may have at most ${DESTINATION_LIMITS.perTenant} destinations`,
   unknownClient: 'Client not found',
   disabledGone: 'Disabled: the endpoint answered 410 Gone',
   secretShownOnce: 'Copy this signing secret now: it is shown only once.',
-  none: 'No destinations yet. Add a webhook to post alerts to your own tools (a PSA, a chat bridge, an automation).',
+  none: 'No destinations yet. Post alerts to a Microsoft Teams or Slack channel, or add a webhook for your own tools (a PSA, a chat bridge, an automation).',
   noDeliveries: 'Nothing sent to this destination yet.',
   loadFailed: 'Failed to load destinations. Please try again.',
   rotateConfirm: 'A new signing secret replaces this one. For 24 hours every message carries both signatures, so the receiver can switch to the new secret without missing any.',
   deleteConfirm: (name: string) => `Delete the destination '${name}'? Nothing more is sent to it, and its delivery log goes too.`,
+} as const;
+
+/** Slack's errors as the delivery log explains them. */
+export const SLACK_ERRORS = {
+  invalid_auth: 'Slack refused the bot token: paste a valid bot token (xoxb-…) in this destination',
+  not_authed: 'Slack refused the bot token: paste a valid bot token (xoxb-…) in this destination',
+  token_revoked: 'The bot token was revoked: reinstall the app and paste its new bot token',
+  account_inactive: 'The bot token was revoked: reinstall the app and paste its new bot token',
+  channel_not_found: 'Slack cannot find the channel: check its ID or name, and that the app can see it',
+  not_in_channel: 'The app is not in the channel: invite it there (/invite @app) and send a test message',
+  is_archived: 'The channel is archived',
+  missing_scope: "The app lacks the chat:write scope: add it and reinstall the app",
+  ratelimited: 'Slack is rate limiting the app: sent again after its Retry-After',
 } as const;
 
 export const DestinationFilter = z
@@ -77,14 +111,53 @@ const httpUrl = z
     }
   }, DESTINATION_MSG.urlInvalid);
 
-export const DestinationInput = z.object({
-  type: DestinationType.default('webhook'),
-  name: requiredString(DESTINATION_MSG.nameRequired, 100),
-  url: httpUrl,
-  events: z.array(DestinationEvent, { error: DESTINATION_MSG.eventsRequired }).min(1, DESTINATION_MSG.eventsRequired).max(DESTINATION_EVENTS.length),
-  filter: DestinationFilter.optional(),
-  enabled: z.boolean().optional(),
-});
+/** Hosts of the retired Office 365 connectors' incoming webhooks. */
+export const isRetiredTeamsWebhook = (url: string) => {
+  try {
+    const u = new URL(url);
+    const host = u.hostname.toLowerCase();
+    return host === 'webhook.office.com' || host.endsWith('.webhook.office.com') || ((host === 'outlook.office.com' || host === 'outlook.office365.com') && /^\/webhook(b2)?\//i.test(u.pathname));
+  } catch {
+    return false;
+  }
+};
+
+/** Hosts of Teams Workflows ("When a Teams webhook request is received") and Power Platform / Power Automate URLs. */
+export const TEAMS_WORKFLOW_HOST_SUFFIXES = ['.logic.azure.com', '.logic.azure.us', '.powerplatform.com', '.powerautomate.com'] as const;
+export const isTeamsWorkflowsUrl = (url: string) => {
+  try {
+    const u = new URL(url);
+    const host = u.hostname.toLowerCase();
+    return u.protocol === 'https:' && TEAMS_WORKFLOW_HOST_SUFFIXES.some((s) => host.endsWith(s));
+  } catch {
+    return false;
+  }
+};
+
+export const DestinationInput = z
+  .object({
+    type: DestinationType.default('webhook'),
+    name: requiredString(DESTINATION_MSG.nameRequired, 100),
+    /** Webhooks and Teams. */
+    url: httpUrl.optional(),
+    /** Slack: a channel ID or name. */
+    channel: z.string().trim().max(81).optional(),
+    /** Slack: the app's bot token (`xoxb-…`); required at creation, kept when left out of an update; never returned. */
+    botToken: z.string().trim().max(500).optional(),
+    events: z.array(DestinationEvent, { error: DESTINATION_MSG.eventsRequired }).min(1, DESTINATION_MSG.eventsRequired).max(DESTINATION_EVENTS.length),
+    filter: DestinationFilter.optional(),
+    enabled: z.boolean().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.type === 'slack') {
+      if (!v.channel) ctx.addIssue({ code: 'custom', path: ['channel'], message: DESTINATION_MSG.channelRequired });
+      else if (!/^(#?[a-z0-9][a-z0-9._-]{0,79}|[CGD][A-Z0-9]{6,20})$/.test(v.channel)) ctx.addIssue({ code: 'custom', path: ['channel'], message: DESTINATION_MSG.channelInvalid });
+      if (v.botToken && !/^xoxb-[A-Za-z0-9-]{10,}$/.test(v.botToken)) ctx.addIssue({ code: 'custom', path: ['botToken'], message: DESTINATION_MSG.botTokenInvalid });
+      return;
+    }
+    if (v.url === undefined) ctx.addIssue({ code: 'custom', path: ['url'], message: DESTINATION_MSG.urlRequired });
+    else if (v.type === 'teams' && isRetiredTeamsWebhook(v.url)) ctx.addIssue({ code: 'custom', path: ['url'], message: DESTINATION_MSG.teamsConnectorRetired });
+  });
 export type DestinationInput = z.infer<typeof DestinationInput>;
 
 export const Destination = z.object({
@@ -92,6 +165,8 @@ export const Destination = z.object({
   type: DestinationType,
   name: z.string(),
   url: z.string().nullable(),
+  /** Slack: the channel posted to. */
+  channel: z.string().nullable(),
   events: z.array(DestinationEvent),
   filter: DestinationFilter,
   enabled: z.boolean(),
@@ -106,8 +181,8 @@ export type Destination = z.infer<typeof Destination>;
 export const DestinationList = z.object({ items: z.array(Destination) });
 export type DestinationList = z.infer<typeof DestinationList>;
 
-/** The creation's answer: the only time the secret is shown. */
-export const DestinationWithSecret = Destination.extend({ secret: z.string() });
+/** The creation's answer: the only time a webhook's signing secret is shown (Teams and Slack have none). */
+export const DestinationWithSecret = Destination.extend({ secret: z.string().optional() });
 export type DestinationWithSecret = z.infer<typeof DestinationWithSecret>;
 
 export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const;
@@ -132,3 +207,17 @@ export type DeliveryList = z.infer<typeof DeliveryList>;
 
 export const DestinationParams = z.object({ tenantId: z.string().min(1).max(100), destinationId: z.string().min(1).max(100) });
 export const DeliveryParams = DestinationParams.extend({ deliveryId: z.string().min(1).max(100) });
+
+/** A chat post's one-time link (a Teams card's button, a Slack account link), as the page opening it shows it. */
+export const ChatLinkParam = z.object({ token: z.string().min(20).max(100) });
+export const ChatLinkInfo = z.object({
+  kind: z.enum(['alert.acknowledge', 'alert.resolve', 'slack.link']),
+  tenantName: z.string(),
+  alertId: z.string().nullable(),
+  alertTitle: z.string().nullable(),
+  alertStatus: z.string().nullable(),
+  usable: z.boolean(),
+});
+export type ChatLinkInfo = z.infer<typeof ChatLinkInfo>;
+export const ChatLinkResult = z.object({ message: z.string(), alertId: z.string().nullable() });
+export type ChatLinkResult = z.infer<typeof ChatLinkResult>;

@@ -12,6 +12,15 @@ export const LEVELS = ['level_1', 'level_2', 'level_3'] as const;
 export type LevelKey = (typeof LEVELS)[number];
 
 /**
+ * Whom a level pages on each of its schedules (issue 27): the person on call (primary), or the backup as well. The
+ * secondary is never paged unless a level says so; "the secondary after 10 minutes" is a later level naming the
+ * same schedule with 'primary_and_secondary'.
+ */
+export const ESCALATION_NOTIFY = ['primary', 'primary_and_secondary'] as const;
+export type EscalationNotify = (typeof ESCALATION_NOTIFY)[number];
+export const NOTIFY_LABELS: Record<EscalationNotify, string> = { primary: 'Primary only', primary_and_secondary: 'Primary and secondary' };
+
+/**
  * Bounds of our own: a time longer than a week is a typing slip, not a policy (and keeps due times far from any
  * overflow); a level pages a team, not the whole company.
  */
@@ -35,6 +44,7 @@ export const ESCALATION_MSG = {
   tooManyUsers: `A level can have at most ${ESCALATION_LIMITS.usersPerLevel} users`,
   tooManySchedules: `A level can have at most ${ESCALATION_LIMITS.schedulesPerLevel} schedules`,
   channelsInvalid: 'Channels must be email, push or sms',
+  notifyInvalid: "Who is paged on a schedule must be 'primary' or 'primary_and_secondary'",
   timeTooLong: `Must be at most ${ESCALATION_LIMITS.maxMinutes} minutes (one week)`,
   isDefaultInvalid: 'Default must be true or false',
   levelInvalid: 'A level must be an object with users, schedules and channels',
@@ -111,20 +121,34 @@ const channels = (level: LevelKey) =>
 const userIds = idList(ESCALATION_MSG.userIdsInvalid, ESCALATION_LIMITS.usersPerLevel, ESCALATION_MSG.tooManyUsers);
 const scheduleIds = idList(ESCALATION_MSG.scheduleIdsInvalid, ESCALATION_LIMITS.schedulesPerLevel, ESCALATION_MSG.tooManySchedules).prefault([]);
 
+const notify = z.enum(ESCALATION_NOTIFY, { error: ESCALATION_MSG.notifyInvalid }).default('primary');
+
+/**
+ * Level 1 pages users, schedules or both (issue 27: a level of schedules only pages whoever is on call); with
+ * neither, the spec's text, on its users field. Checked on the raw level too, so it is reported beside other errors.
+ */
+const level1HasTarget = (v: unknown) => {
+  if (!v || typeof v !== 'object') return true;
+  const { userIds, scheduleIds } = v as { userIds?: unknown; scheduleIds?: unknown };
+  const some = (list: unknown) => Array.isArray(list) && list.some((id) => typeof id !== 'string' || id.trim() !== '');
+  return some(userIds) || some(scheduleIds);
+};
+
 const Level1Input = z
   .object(
     {
-      // Spec section 5: at least one user in Level 1 (a schedule alone does not count: someone must be paged even
-      // when nobody is on call).
-      userIds: z
-        .array(z.unknown(), { error: ESCALATION_MSG.userIdsInvalid })
-        .min(1, MSG.level1UserRequired)
-        .pipe(userIds)
-        .prefault([]),
+      userIds: z.array(z.unknown(), { error: ESCALATION_MSG.userIdsInvalid }).pipe(userIds).prefault([]),
       scheduleIds,
+      notify,
       notificationChannels: channels('level_1'),
     },
     { error: ESCALATION_MSG.levelInvalid },
+  )
+  .superRefine(
+    (v, ctx) => {
+      if (!level1HasTarget(v)) ctx.addIssue({ code: 'custom', message: MSG.level1UserRequired, path: ['userIds'] });
+    },
+    { when: () => true },
   )
   .prefault({});
 
@@ -134,6 +158,7 @@ const laterLevelInput = (level: 'level_2' | 'level_3') =>
       {
         userIds: userIds.prefault([]),
         scheduleIds,
+        notify,
         timeAfterPrevious: minutes(ESCALATION_DEFAULTS.timeAfterPrevious[level], ESCALATION_DEFAULTS.timeAfterPrevious[level]),
         notificationChannels: channels(level),
       },
@@ -157,7 +182,7 @@ const EscalationTimesInput = z
 
 /**
  * Body of create and update: every field of the Escalation policy entity a person edits (spec section 3), plus
- * per level the on-call schedules whose people on call are paged. Whatever is left out takes the defaults of
+ * per level the on-call schedules whose people on call are paged and whether their secondary is (`notify`). Whatever is left out takes the defaults of
  * spec section 9; id, tenantId and the times are the server's and are stripped.
  */
 export const EscalationPolicyInput = z.object({
@@ -178,7 +203,13 @@ export const EscalationPolicyInput = z.object({
 export type EscalationPolicyInputBody = z.input<typeof EscalationPolicyInput>;
 export type EscalationPolicyInput = z.output<typeof EscalationPolicyInput>;
 
-const Level1 = z.object({ userIds: z.array(z.string()), scheduleIds: z.array(z.string()), notificationChannels: z.array(z.enum(ESCALATION_CHANNELS)) });
+const Level1 = z.object({
+  userIds: z.array(z.string()),
+  scheduleIds: z.array(z.string()),
+  /** On its schedules: the person on call only, or the secondary too. */
+  notify: z.enum(ESCALATION_NOTIFY),
+  notificationChannels: z.array(z.enum(ESCALATION_CHANNELS)),
+});
 const LaterLevel = Level1.extend({ timeAfterPrevious: z.number() });
 export type Level1 = z.infer<typeof Level1>;
 export type LaterLevel = z.infer<typeof LaterLevel>;

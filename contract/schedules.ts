@@ -71,6 +71,8 @@ export const SCHEDULE_MSG = {
   restrictionTimeInvalid: 'Enter a time as HH:mm',
   restrictionEmpty: 'The window must not start and end at the same time',
   tooManyLayers: `A schedule can have at most ${SCHEDULE_LIMITS.layers} layers`,
+  noEnd: 'No end',
+  noEndHelp: 'The schedule runs on until you set an end date.',
 } as const;
 
 const DATE_RE = /^(\d{4})-(\d{2})-(\d{2})$/;
@@ -168,7 +170,8 @@ type LooseShift = { startHour?: unknown; endHour?: unknown; primaryOnCall?: unkn
 /**
  * Body of create and update. Spec section 5's checks come in its order (name, date format, end after start, a shift
  * on every weekday, a primary on every shift); then ours (hours in order, no overlaps). Dates are calendar dates in
- * the schedule's time zone; coverage runs from 00:00 of the start date through 24:00 of the end date.
+ * the schedule's time zone; coverage runs from 00:00 of the start date through 24:00 of the end date, or on for good
+ * when the end date is null.
  */
 export const ScheduleInput = z
   .object({
@@ -180,7 +183,8 @@ export const ScheduleInput = z
       .nullish()
       .transform((v) => v || null),
     startTime: calendarDate,
-    endTime: calendarDate,
+    /** null: no end (issue 27); left out, it is missing like any date. */
+    endTime: calendarDate.nullable(),
     timeZone: z.string({ error: SCHEDULE_MSG.timeZoneInvalid }).trim().refine(isTimeZone, SCHEDULE_MSG.timeZoneInvalid).default('UTC'),
     isDefault: z.boolean({ error: 'Must be true or false' }).default(false),
     rotations: RotationsInput.default({}),
@@ -254,8 +258,8 @@ export const Schedule = z
     isDefault: z.boolean(),
     /** First day of coverage, YYYY-MM-DD in timeZone. */
     startTime: z.string(),
-    /** Last day of coverage (inclusive), YYYY-MM-DD in timeZone. */
-    endTime: z.string(),
+    /** Last day of coverage (inclusive), YYYY-MM-DD in timeZone; null: no end. */
+    endTime: z.string().nullable(),
     /** IANA zone; shift hours are wall-clock hours there. */
     timeZone: z.string(),
     rotations: z.object(Object.fromEntries(WEEKDAY_KEYS.map((k) => [k, z.array(Shift)])) as Record<WeekdayKey, z.ZodArray<typeof Shift>>),

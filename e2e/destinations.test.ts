@@ -39,8 +39,9 @@ describe.skipIf(!chromiumAvailable())('Destinations in Chromium', () => {
     await expect.poll(() => page.getByTestId('destinations-empty').innerText()).toBe(DESTINATION_MSG.none);
     await screenshot(page, 'destinations-empty-light');
 
-    await page.getByRole('button', { name: 'New webhook' }).click();
-    const form = page.getByRole('dialog', { name: 'New webhook destination' });
+    await page.getByRole('button', { name: 'New destination' }).click();
+    const form = page.getByRole('dialog', { name: 'New destination' });
+    await form.getByText('Webhook', { exact: true }).click();
     await form.getByRole('button', { name: 'Create destination' }).click();
     await expect.poll(() => form.getByText(DESTINATION_MSG.nameRequired).isVisible()).toBe(true);
     await form.getByLabel('Name').fill('PSA bridge');
@@ -109,5 +110,72 @@ describe.skipIf(!chromiumAvailable())('Destinations in Chromium', () => {
     await page.getByTestId('confirm-modal').getByRole('button', { name: 'Delete' }).click();
     await expect.poll(() => page.getByTestId('destinations-empty').isVisible()).toBe(true);
     await context.close();
+  });
+
+  it('creates a Microsoft Teams destination (the retired connector URL refused), whose card buttons act from the browser, in both themes', async () => {
+    // A Teams Workflows stand-in: takes the card, answers 202 Accepted.
+    const cards: any[] = [];
+    const teams = http.createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        cards.push(JSON.parse(body));
+        res.writeHead(202).end();
+      });
+    });
+    await new Promise<void>((r) => teams.listen(0, '127.0.0.1', r));
+    const teamsUrl = `http://127.0.0.1:${(teams.address() as AddressInfo).port}/workflows/noc/triggers/manual/paths/invoke?sig=x`;
+    try {
+      const { context, page } = await newPage(browser);
+      const owner = await registerThroughWizard(page, server.url, { name: 'Tess Teams', email: uniqueEmail('teams'), org: 'Teams MSP' });
+      await page.goto(`${server.url}/app/tenant-admin?tab=destinations`);
+      await page.getByRole('button', { name: 'New destination' }).click();
+      const form = page.getByRole('dialog', { name: 'New destination' });
+      await form.getByLabel('Name').fill('NOC channel');
+      await form.getByLabel('URL').fill('https://contoso.webhook.office.com/webhookb2/abc/IncomingWebhook/def/ghi');
+      await form.getByRole('button', { name: 'Create destination' }).click();
+      await expect.poll(() => form.getByText(DESTINATION_MSG.teamsConnectorRetired).isVisible()).toBe(true);
+      await settledShot(page, 'destinations-teams-form-light');
+      await form.getByLabel('URL').fill(teamsUrl);
+      await form.getByRole('button', { name: 'Create destination' }).click();
+      const row = card(page, 'NOC channel');
+      await expect.poll(() => row.isVisible()).toBe(true);
+      expect(await row.getAttribute('data-type')).toBe('teams');
+      expect(await row.getByRole('button', { name: 'Rotate secret' }).count()).toBe(0);
+      await screenshot(page, 'destinations-teams-light');
+
+      const tenantId = (await (await page.request.get(`${server.url}/api/me`)).json()).tenants[0].id as string;
+      const { key } = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/integrations`, { data: { name: 'Prometheus' } })).json();
+      const res = await fetch(`${server.url}/api/ingest/events`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ title: 'Backup failed on fs-1', priority: 'high' }) });
+      expect(res.status).toBe(202);
+      await expect.poll(() => cards.length, { timeout: 10_000 }).toBe(1);
+      const actions = cards[0].attachments[0].content.actions as Array<{ title: string; url: string }>;
+      expect(actions.map((a) => a.title)).toEqual(['Acknowledge', 'Resolve', 'Open']);
+
+      await page.goto(actions[0].url);
+      const linkPage = page.getByTestId('chat-link-page');
+      await expect.poll(() => linkPage.innerText()).toContain('Backup failed on fs-1');
+      await screenshot(page, 'chat-link-light');
+      await linkPage.getByTestId('chat-link-act').click();
+      await expect.poll(() => page.getByTestId('chat-link-done').innerText()).toBe(DESTINATION_MSG.actionDone('acknowledged'));
+
+      const dark = await newPage(browser, { theme: 'dark' });
+      await signIn(dark.page, server.url, owner.email, owner.password);
+      await dark.page.goto(actions[1].url);
+      await expect.poll(() => dark.page.getByTestId('chat-link-page').innerText()).toContain('Status: Acknowledged');
+      await screenshot(dark.page, 'chat-link-dark');
+      await dark.page.goto(`${server.url}/app/tenant-admin?tab=destinations`);
+      await expect.poll(() => card(dark.page, 'NOC channel').isVisible()).toBe(true);
+      await screenshot(dark.page, 'destinations-teams-dark');
+      await dark.page.getByRole('button', { name: 'New destination' }).click();
+      const slackForm = dark.page.getByRole('dialog', { name: 'New destination' });
+      await slackForm.getByText('Slack', { exact: true }).click();
+      await expect.poll(() => slackForm.getByTestId('slack-link-explain').innerText()).toBe(DESTINATION_MSG.slackLinkExplain);
+      await settledShot(dark.page, 'destinations-slack-form-dark');
+      await dark.context.close();
+      await context.close();
+    } finally {
+      await new Promise<void>((r) => teams.close(() => r()));
+    }
   });
 });

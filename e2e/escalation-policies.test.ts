@@ -84,7 +84,7 @@ describe.skipIf(!chromiumAvailable())('escalation policies in Chromium', () => {
     expect(await card.getByTestId('policy-level_3').innerText()).toContain('90 min after Level 2');
     const stored = await server.deps.db.selectFrom('escalation_policies').selectAll().where('tenant_id', '=', tenantId).executeTakeFirstOrThrow();
     expect(JSON.parse(stored.escalation_times)).toEqual({ critical: 10, high: 30, medium: 60, low: 0, info: null });
-    expect(JSON.parse(stored.level_1)).toEqual({ userIds: [memberId], scheduleIds: [], notificationChannels: ['email', 'push'] });
+    expect(JSON.parse(stored.level_1)).toEqual({ userIds: [memberId], scheduleIds: [], notify: 'primary', notificationChannels: ['email', 'push'] });
     expect(JSON.parse(stored.level_3)).toMatchObject({ timeAfterPrevious: 90, notificationChannels: ['email', 'push'] });
     expect(stored.is_default).toBe(1);
     await screenshot(page, 'escalation-policies-light');

@@ -19,6 +19,7 @@ import { requestSerializer } from './http/log-redaction.ts';
 import { registerSecurity } from './http/security.ts';
 import { registerSession } from './http/session.ts';
 import { registerTenantContext } from './http/tenant-context.ts';
+import { viewPreloader } from './http/view-preload.ts';
 import { createMailer, type Mailer } from './notifications/mailer.ts';
 import { registerAuthRoutes } from './modules/auth/auth.routes.ts';
 import { sessionLookup } from './modules/auth/sessions.service.ts';
@@ -142,7 +143,7 @@ export async function buildApp(
   await app.register(cookie);
   registerSecurity(app, {
     publicUrl: config.publicUrl,
-    csrfExempt: (url) => url.startsWith('/v2/') || url.startsWith('/api/ingest/') || url.startsWith('/api/heartbeat/') || url.startsWith('/api/digest/off/'),
+    csrfExempt: (url) => url.startsWith('/v2/') || url.startsWith('/api/ingest/') || url.startsWith('/api/heartbeat/') || url.startsWith('/api/digest/off/') || url === '/api/slack/interactions',
     // The browser reports only in production mode (as /api/config says), so only then is its service allowed.
     webDsn: config.production ? config.sentry.webDsn : null,
   });
@@ -220,8 +221,8 @@ function registerWeb(app: FastifyInstance, config: Config) {
   const index = dir ? path.join(dir, 'index.html') : null;
   if (!dir || !index || !fs.existsSync(index)) return;
   // preCompressed: the .br/.gz files written next to each asset at build time (vite.config.ts) are sent as they are.
-  // Hashed assets (assets/) never change content: a year, immutable; every other file (sw.js, favicon, theme-init.js)
-  // is revalidated on each use.
+  // Hashed assets (assets/) never change content: a year, immutable; every other file (sw.js, theme-init.js) is
+  // revalidated on each use.
   const assetsDir = path.join(dir, 'assets') + path.sep;
   app.register(fastifyStatic, {
     root: dir,
@@ -229,11 +230,14 @@ function registerWeb(app: FastifyInstance, config: Config) {
     index: false,
     preCompressed: true,
     cacheControl: false,
-    setHeaders: (reply, file) => void reply.header('cache-control', file.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : 'no-cache'),
+    // The logo (favicon.svg, shown twice in the app's frame) a day: each copy is not asked for again on a first visit.
+    setHeaders: (reply, file) =>
+      void reply.header('cache-control', file.startsWith(assetsDir) ? 'public, max-age=31536000, immutable' : file.endsWith(`${path.sep}favicon.svg`) ? 'public, max-age=86400' : 'no-cache'),
   });
-  const sendHtml = (reply: import('fastify').FastifyReply, file: string) =>
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(fs.readFileSync(file, 'utf8'));
-  const sendIndex = (_req: unknown, reply: import('fastify').FastifyReply) => sendHtml(reply, index);
+  const preload = viewPreloader(dir);
+  const sendHtml = (reply: import('fastify').FastifyReply, file: string, urlPath = '') =>
+    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(preload(urlPath, fs.readFileSync(file, 'utf8')));
+  const sendIndex = (req: import('fastify').FastifyRequest, reply: import('fastify').FastifyReply) => sendHtml(reply, index, req.url.split('?')[0]);
   // `/` on the marketing host (the app host was redirected above): the home page's own entry, without the app's
   // router and query code. A build without home.html has its app draw the page at `/`.
   const home = path.join(dir, 'home.html');

@@ -707,3 +707,50 @@ interface IngestRoutingTables {
 }
 
 export interface Database extends IngestRoutingTables {}
+
+// --- Teams and Slack destinations (migration 0030, issue 29): in ChatDestinationTables. ---
+/** The Slack message posted for an alert to a destination, updated when the alert changes. */
+export interface SlackMessagesTable {
+  tenant_id: string;
+  destination_id: string;
+  alert_id: string;
+  channel: string;
+  ts: string;
+  /** What the message shows (status, priority, assignee), to update it only when that changes. */
+  state: string;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The Alertdesk member a Slack user (team + user id) acts as in a tenant. */
+export interface SlackUserLinksTable {
+  id: string;
+  tenant_id: string;
+  slack_team_id: string;
+  slack_user_id: string;
+  user_id: string;
+  created_at: string;
+}
+
+/** A one-time link of a chat post (a Teams card's button, a Slack account link); only the token's hash is kept. */
+export interface ChatActionTokensTable {
+  token_hash: string;
+  tenant_id: string;
+  kind: 'alert.acknowledge' | 'alert.resolve' | 'slack.link';
+  alert_id: string | null;
+  destination_id: string | null;
+  slack_team_id: string | null;
+  slack_user_id: string | null;
+  expires_at: string;
+  used_at: string | null;
+  used_by: string | null;
+  created_at: string;
+}
+
+export interface ChatDestinationTables {
+  slack_messages: SlackMessagesTable;
+  slack_user_links: SlackUserLinksTable;
+  chat_action_tokens: ChatActionTokensTable;
+}
+
+export interface Database extends ChatDestinationTables {}

@@ -30,6 +30,8 @@ import * as m0028 from './0028_schedule_layers.ts';
 import * as m0029 from './0029_psa.ts';
 import * as m0030 from './0030_chat_destinations.ts';
 import * as m0031 from './0031_escalation_targets.ts';
+import * as m0032 from './0032_notification_rules.ts';
+import * as m0033 from './0033_shift_swaps.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -64,4 +66,6 @@ export const migrations: Record<string, Migration> = {
   '0029_psa': m0029,
   '0030_chat_destinations': m0030,
   '0031_escalation_targets': m0031,
+  '0032_notification_rules': m0032,
+  '0033_shift_swaps': m0033,
 };

@@ -6,7 +6,11 @@ import type { DestinationDeliveriesTable, DestinationsTable } from '../../db/sch
 import { serverKey } from '../../db/server-keys.ts';
 import type { JobsRuntime } from '../../jobs/jobs.plugin.ts';
 import { enqueueJobs } from '../../jobs/jobs.repository.ts';
+import type { AlertBus } from '../../events/alert-bus.ts';
 import { getAlertDetail } from '../alerts/alerts.service.ts';
+import { sendSlack, sendTeams, type Outcome } from './chat-delivery.ts';
+import { shownState } from './chat-message.ts';
+import * as chat from './chat.repository.ts';
 import { nextAfter } from './delivery-outcome.ts';
 import * as repo from './destinations.repository.ts';
 import { postJson, type OutboundPolicy } from './outbound-post.ts';
@@ -19,12 +23,15 @@ export interface DeliveryDeps {
   jobs: Pick<JobsRuntime, 'clock' | 'worker'>;
   outbound: OutboundPolicy;
   publicUrl: string;
-  /** The tenants' enabled webhook destinations as the fan-out reads them (destinationCache). */
+  /** The tenants' enabled destinations as the fan-out reads them (destinationCache). */
   destinations: ReturnType<typeof destinationCache>;
+  /** Buttons in chats act through the alert service, which tells the other instances. */
+  bus: AlertBus;
+  slack: { apiUrl: string; signingSecret: string | null };
 }
 
 /**
- * A tenant's enabled webhook destinations, cached for 30 s: every write here forgets the tenant's (seen at once on
+ * A tenant's enabled destinations, cached for 30 s: every write here forgets the tenant's (seen at once on
  * this instance; on another within 30 s, and a delivery to a destination disabled meanwhile is not sent).
  */
 export function destinationCache(db: DB) {
@@ -33,7 +40,7 @@ export function destinationCache(db: DB) {
     async list(tenantId: string) {
       const hit = cache.get(tenantId);
       if (hit && hit.at > Date.now() - 30_000) return hit.list;
-      const list = (await repo.listEnabledDestinations(db, tenantId)).filter((d) => d.type === 'webhook');
+      const list = await repo.listEnabledDestinations(db, tenantId);
       if (cache.size > 10_000) cache.clear();
       cache.set(tenantId, { at: Date.now(), list });
       return list;
@@ -70,7 +77,7 @@ export function matches(dest: Pick<DestinationsTable, 'events' | 'filter'>, even
 }
 
 /** The body posted for an alert event (Standard Webhooks' shape: type, timestamp, data). */
-function alertPayload(event: DestinationEvent, alert: Alert, at: string, publicUrl: string) {
+function alertPayload(event: DestinationEvent | typeof UPDATE_EVENT, alert: Alert, at: string, publicUrl: string) {
   return {
     type: event,
     timestamp: at,
@@ -123,28 +130,42 @@ const deliverJob = (d: Pick<DestinationDeliveriesTable, 'id' | 'tenant_id'>, att
   payload: { deliveryId: d.id },
 });
 
+const messageIdOf = (key: string) => `msg_${createHash('sha256').update(key).digest('base64url').slice(0, 26)}`;
+
+/** What a Slack message's update is logged as when the change is no subscribed event (started, assigned, closed). */
+export const UPDATE_EVENT = 'alert.updated';
+
 /**
  * Hears every alert change (every instance hears each one): for the tenant's enabled destinations subscribed to its
  * event and matching their filter, writes one delivery per destination and message (the unique index lets the first
- * instance win) and schedules its first attempt.
+ * instance win) and schedules its first attempt. A Slack destination that posted a message for the alert gets a
+ * delivery for every change of what the message shows (it is updated), whatever it subscribes to.
  */
 export function alertFanOut(deps: DeliveryDeps, log: { warn(o: object, m: string): void }) {
   const onChange = async (tenantId: string, change: AlertChange) => {
     const event = eventOf(change);
-    if (!event) return;
-    const candidates = (await deps.destinations.list(tenantId)).filter((d) => (JSON.parse(d.events) as string[]).includes(event));
-    if (candidates.length === 0) return;
+    const all = await deps.destinations.list(tenantId);
+    const subscribed = event ? all.filter((d) => (JSON.parse(d.events) as string[]).includes(event)) : [];
+    const slack = change.kind === 'updated' ? all.filter((d) => d.type === 'slack') : [];
+    if (subscribed.length === 0 && slack.length === 0) return;
+    const messages = slack.length ? await chat.listSlackMessagesOfAlert(deps.db, tenantId, change.id) : [];
+    if (subscribed.length === 0 && messages.length === 0) return;
     const { alert } = await getAlertDetail(deps.db, tenantId, change.id);
-    const stamp = eventStamp(event, alert);
-    if (!stamp) return;
-    const messageId = `msg_${createHash('sha256').update(`${tenantId}:${alert.id}:${event}:${stamp}`).digest('base64url').slice(0, 26)}`;
+    // Slack messages that show something else now (a repeat of the alert changes nothing they show).
+    const posted = new Set(messages.filter((m) => m.state !== shownState(alert)).map((m) => m.destination_id));
+    const stamp = event ? eventStamp(event, alert) : null;
     const now = deps.jobs.clock();
     const at = now.toISOString();
-    const payload = alertPayload(event, alert, stamp, deps.publicUrl);
     const jobs = [];
-    for (const dest of candidates.filter((d) => matches(d, event, alert))) {
-      const row = newDelivery(tenantId, dest.id, event, messageId, payload, at);
-      if (await repo.insertDelivery(deps.db, row)) jobs.push(deliverJob(row, 1, now));
+    for (const dest of all) {
+      let row: DestinationDeliveriesTable | null = null;
+      if (posted.has(dest.id) && slack.includes(dest)) {
+        const type = event ?? UPDATE_EVENT;
+        row = newDelivery(tenantId, dest.id, type, messageIdOf(`${tenantId}:${alert.id}:update:${alert.updatedAt}`), alertPayload(type, alert, alert.updatedAt, deps.publicUrl), at);
+      } else if (event && stamp && subscribed.includes(dest) && matches(dest, event, alert)) {
+        row = newDelivery(tenantId, dest.id, event, messageIdOf(`${tenantId}:${alert.id}:${event}:${stamp}`), alertPayload(event, alert, stamp, deps.publicUrl), at);
+      }
+      if (row && (await repo.insertDelivery(deps.db, row))) jobs.push(deliverJob(row, 1, now));
     }
     if (jobs.length) {
       await enqueueJobs(deps.db, jobs, now);
@@ -154,27 +175,42 @@ export function alertFanOut(deps: DeliveryDeps, log: { warn(o: object, m: string
   return (tenantId: string, change: AlertChange) => void onChange(tenantId, change).catch((err: unknown) => log.warn({ err, tenantId }, 'destinations: an alert change was not fanned out'));
 }
 
+/** A webhook's attempt: the body signed with the destination's secret (and its previous one during a rotation). */
+async function sendWebhook(deps: DeliveryDeps, dest: DestinationsTable, delivery: DestinationDeliveriesTable, now: Date): Promise<Outcome> {
+  const at = now.toISOString();
+  const key = await secretKey(deps.db);
+  const secrets = [decryptSecret(key, dest.secret_enc!)];
+  if (dest.previous_secret_enc && dest.previous_secret_until && dest.previous_secret_until > at) secrets.push(decryptSecret(key, dest.previous_secret_enc));
+  const headers = webhookHeaders(secrets, delivery.message_id, Math.floor(now.getTime() / 1000), delivery.payload);
+  return postJson(dest.url!, delivery.payload, headers, deps.outbound);
+}
+
+/** The attempt by the destination's type: a signed webhook, a Teams card, a Slack message. */
+async function send(deps: DeliveryDeps, dest: DestinationsTable, delivery: DestinationDeliveriesTable, now: Date): Promise<Outcome> {
+  if (dest.type === 'teams') return sendTeams(deps, dest, delivery, now);
+  if (dest.type === 'slack') return sendSlack(deps, dest, delivery, decryptSecret(await secretKey(deps.db), dest.secret_enc!), now);
+  return sendWebhook(deps, dest, delivery, now);
+}
+
+const usable = (d: DestinationsTable) => d.enabled === 1 && !!d.secret_enc === (d.type !== 'teams') && (d.type === 'slack' ? !!d.channel : !!d.url);
+
 /**
- * One attempt to send a delivery, now: signs the body with the destination's secret (and its previous one during a
- * rotation), posts it through the address guard, records the outcome, and schedules the next attempt or disables the
- * destination (410). Used by the job and by "send a test event" / "send again".
+ * One attempt to send a delivery, now: by the destination's type (a signed webhook, a Teams card through the address
+ * guard, a Slack message), records the outcome, and schedules the next attempt or disables the destination (410).
+ * Used by the job and by "send a test event" / "send again".
  */
 export async function attemptDelivery(deps: DeliveryDeps, tenantId: string, deliveryId: string, now: Date): Promise<void> {
   const delivery = await repo.getDelivery(deps.db, tenantId, deliveryId);
   if (!delivery || delivery.status !== 'pending') return;
   const dest = await repo.getDestination(deps.db, tenantId, delivery.destination_id);
   const at = now.toISOString();
-  if (!dest || !dest.enabled || !dest.url || !dest.secret_enc) {
+  if (!dest || !usable(dest)) {
     await repo.updateDelivery(deps.db, tenantId, deliveryId, { status: 'failed', error: dest?.disabled_reason ?? 'The destination is disabled', next_attempt_at: null, updated_at: at });
     return;
   }
-  const key = await secretKey(deps.db);
-  const secrets = [decryptSecret(key, dest.secret_enc)];
-  if (dest.previous_secret_enc && dest.previous_secret_until && dest.previous_secret_until > at) secrets.push(decryptSecret(key, dest.previous_secret_enc));
-  const headers = webhookHeaders(secrets, delivery.message_id, Math.floor(now.getTime() / 1000), delivery.payload);
-  const result = await postJson(dest.url, delivery.payload, headers, deps.outbound);
+  const result = await send(deps, dest, delivery, now);
   const attempt = delivery.attempts + 1;
-  const next = nextAfter(result.status === null ? { status: null, error: result.error ?? 'failed' } : { status: result.status, retryAfter: result.retryAfter }, attempt, now, { guardRefused: result.guardRefused });
+  const next = nextAfter(result.status === null ? { status: null, error: result.error ?? 'failed' } : { status: result.status, retryAfter: result.retryAfter }, attempt, now, { guardRefused: result.guardRefused || result.permanent });
   const after = deps.jobs.clock().toISOString();
   await repo.updateDelivery(deps.db, tenantId, deliveryId, {
     attempts: attempt,

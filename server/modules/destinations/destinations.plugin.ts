@@ -2,10 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps.ts';
 import { alertFanOut, attemptDelivery, DELIVER_JOB, destinationCache, type DeliveryDeps } from './destination-delivery.ts';
+import { registerChatRoutes } from './chat.routes.ts';
 import { registerDestinationRoutes } from './destinations.routes.ts';
 
 /**
- * Destinations: outbound webhooks (issue 29). Alert changes heard on the bus become deliveries; each attempt is a
+ * Destinations: outbound webhooks, Microsoft Teams and Slack (issue 29). Alert changes heard on the bus become deliveries; each attempt is a
  * durable job (`destinations.deliver`), retried on the Standard Webhooks schedule by the delivery itself.
  */
 async function destinations(app: FastifyInstance, deps: Deps) {
@@ -13,8 +14,13 @@ async function destinations(app: FastifyInstance, deps: Deps) {
     db: deps.db,
     jobs: app.jobs,
     outbound: { allowPrivate: deps.config.outbound.allowPrivate, allowed: deps.config.outbound.allowCidrs },
-    publicUrl: deps.config.publicUrl,
+    // Read when used: a server listening on a port chosen at start learns its address afterwards.
+    get publicUrl() {
+      return deps.config.publicUrl;
+    },
     destinations: destinationCache(deps.db),
+    bus: deps.bus,
+    slack: deps.config.slack,
   };
   deps.bus.onAlertChange(alertFanOut(delivery, app.log));
   app.jobs.handle(DELIVER_JOB, async (job, ctx) => {
@@ -22,6 +28,7 @@ async function destinations(app: FastifyInstance, deps: Deps) {
     if (job.tenant_id) await attemptDelivery(delivery, job.tenant_id, deliveryId, ctx.now);
   });
   registerDestinationRoutes(app, delivery);
+  registerChatRoutes(app, delivery);
 }
 
 export const destinationsPlugin = fp(destinations, { name: 'destinations', dependencies: ['jobs', 'alert-runtime'] });

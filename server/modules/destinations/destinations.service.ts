@@ -6,7 +6,9 @@ import type { TenantContext } from '../../http/tenant-context.ts';
 import { existingClientIds } from '../clients/clients.service.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import { attemptDelivery, newDelivery, secretKey, type DeliveryDeps } from './destination-delivery.ts';
+import * as chat from './chat.repository.ts';
 import * as repo from './destinations.repository.ts';
+import { maskTeamsUrl, teamsUrlAllowed } from './teams.ts';
 import { encryptSecret, newWebhookSecret, SECRET_PREFIX } from './webhook-signing.ts';
 
 export type DestinationServiceDeps = DeliveryDeps;
@@ -20,12 +22,13 @@ export function toDestination(row: DestinationsTable & { secret_prefix?: string 
     id: row.id,
     type: row.type,
     name: row.name,
-    url: row.url,
+    url: row.type === 'teams' && row.url ? maskTeamsUrl(row.url) : row.url,
+    channel: row.channel,
     events: JSON.parse(row.events),
     filter: JSON.parse(row.filter),
     enabled: row.enabled === 1,
     disabledReason: row.disabled_reason,
-    secretPrefix: row.secret_prefix ?? (row.secret_enc ? SECRET_PREFIX : null),
+    secretPrefix: row.type !== 'webhook' ? null : (row.secret_prefix ?? (row.secret_enc ? SECRET_PREFIX : null)),
     createdAt: row.created_at,
     updatedAt: row.updated_at,
   };
@@ -46,9 +49,16 @@ export const toDelivery = (d: DestinationDeliveriesTable): Delivery => ({
   updatedAt: d.updated_at,
 });
 
-/** Teams and Slack are in the schema for what comes next; refused until their channels ship. */
-async function checkInput(deps: DeliveryDeps, tenantId: string, input: DestinationInput) {
-  if (input.type !== 'webhook') throw badRequest(DESTINATION_MSG.notYetAvailable, { type: DESTINATION_MSG.notYetAvailable });
+const fieldError = (field: string, message: string) => badRequest(message, { [field]: message });
+
+/**
+ * What the contract cannot check alone: a Teams URL's host (Workflows / Power Platform, or one the operator allowed),
+ * a Slack destination's bot token at creation, a type that does not change, the filter's clients (the tenant's).
+ */
+async function checkInput(deps: DeliveryDeps, tenantId: string, input: DestinationInput, existing?: DestinationsTable) {
+  if (existing && existing.type !== input.type) throw fieldError('type', DESTINATION_MSG.typeFixed);
+  if (input.type === 'teams' && !teamsUrlAllowed(input.url!, deps.outbound)) throw fieldError('url', DESTINATION_MSG.teamsUrlHost);
+  if (input.type === 'slack' && !existing && !input.botToken) throw fieldError('botToken', DESTINATION_MSG.botTokenRequired);
   const ids = input.filter?.clientIds ?? [];
   if (ids.length) {
     const found = await existingClientIds(deps.db, tenantId, ids);
@@ -71,23 +81,26 @@ export async function listDestinations(deps: DeliveryDeps, ctx: TenantContext) {
   return { items: (await repo.listDestinations(deps.db, ctx.tenant.id)).map((r) => toDestination(r)) };
 }
 
-/** A new webhook destination; its signing secret (`whsec_…`) is in this answer only, and stored encrypted. */
+/**
+ * A new destination. A webhook's signing secret (`whsec_…`) is in this answer only; a Slack destination's bot token is
+ * never answered. Both are stored encrypted; a Teams Workflows URL carries its own signature and needs no secret.
+ */
 export async function createDestination(deps: DestinationServiceDeps, ctx: TenantContext, input: DestinationInput): Promise<DestinationWithSecret> {
   authorize(ctx, MANAGE);
   await checkInput(deps, ctx.tenant.id, input);
   if ((await repo.countDestinations(deps.db, ctx.tenant.id)) >= DESTINATION_LIMITS.perTenant) throw badRequest(DESTINATION_MSG.tooMany);
-  const secret = newWebhookSecret();
+  const secret = input.type === 'webhook' ? newWebhookSecret() : input.type === 'slack' ? input.botToken! : null;
   const at = new Date().toISOString();
   const row: DestinationsTable = {
     id: randomUUID(),
     tenant_id: ctx.tenant.id,
     type: input.type,
     name: input.name,
-    url: input.url,
-    channel: null,
+    url: input.type === 'slack' ? null : input.url!,
+    channel: input.type === 'slack' ? input.channel! : null,
     events: JSON.stringify([...new Set(input.events)]),
     filter: filterJson(input),
-    secret_enc: encryptSecret(await secretKey(deps.db), secret),
+    secret_enc: secret ? encryptSecret(await secretKey(deps.db), secret) : null,
     previous_secret_enc: null,
     previous_secret_until: null,
     enabled: input.enabled === false ? 0 : 1,
@@ -98,17 +111,22 @@ export async function createDestination(deps: DestinationServiceDeps, ctx: Tenan
   };
   await repo.insertDestination(deps.db, row);
   deps.destinations.forget(ctx.tenant.id);
-  return { ...toDestination(row), secret };
+  return input.type === 'webhook' ? { ...toDestination(row), secret: secret! } : toDestination(row);
 }
 
-/** Name, URL, events, filter, enabled; enabling again clears why it was disabled. The secret stays. */
+/**
+ * Name, URL or channel, events, filter, enabled; enabling again clears why it was disabled. A webhook's secret stays;
+ * a Slack bot token is replaced only when a new one is given.
+ */
 export async function updateDestination(deps: DestinationServiceDeps, ctx: TenantContext, id: string, input: DestinationInput) {
   const row = await load(deps, ctx, id);
-  await checkInput(deps, ctx.tenant.id, input);
+  await checkInput(deps, ctx.tenant.id, input, row);
   const enabled = input.enabled === undefined ? row.enabled : input.enabled ? 1 : 0;
   await repo.updateDestination(deps.db, ctx.tenant.id, id, {
     name: input.name,
-    url: input.url,
+    url: input.type === 'slack' ? null : row.url && input.url === maskTeamsUrl(row.url) ? row.url : input.url!,
+    channel: input.type === 'slack' ? input.channel! : null,
+    ...(input.type === 'slack' && input.botToken ? { secret_enc: encryptSecret(await secretKey(deps.db), input.botToken) } : {}),
     events: JSON.stringify([...new Set(input.events)]),
     filter: filterJson(input),
     enabled,
@@ -121,6 +139,7 @@ export async function updateDestination(deps: DestinationServiceDeps, ctx: Tenan
 
 export async function deleteDestination(deps: DestinationServiceDeps, ctx: TenantContext, id: string) {
   authorize(ctx, MANAGE);
+  await chat.deleteSlackMessagesOf(deps.db, ctx.tenant.id, id);
   if (!(await repo.deleteDestination(deps.db, ctx.tenant.id, id))) throw destinationNotFound();
   deps.destinations.forget(ctx.tenant.id);
 }
@@ -134,6 +153,7 @@ export const ROTATION_OVERLAP_MS = 24 * 3600_000;
  */
 export async function rotateSecret(deps: DestinationServiceDeps, ctx: TenantContext, id: string): Promise<DestinationWithSecret> {
   const row = await load(deps, ctx, id);
+  if (row.type !== 'webhook') throw badRequest(DESTINATION_MSG.noSigningSecret);
   const secret = newWebhookSecret();
   const now = deps.jobs.clock();
   await repo.updateDestination(deps.db, ctx.tenant.id, id, {
@@ -144,6 +164,7 @@ export async function rotateSecret(deps: DestinationServiceDeps, ctx: TenantCont
   });
   return { ...toDestination((await repo.getDestination(deps.db, ctx.tenant.id, id))!), secret };
 }
+
 
 /** Sends a test event now (whatever the destination subscribes to) and answers its delivery with the outcome. */
 export async function sendTestEvent(deps: DeliveryDeps, ctx: TenantContext, id: string): Promise<Delivery> {

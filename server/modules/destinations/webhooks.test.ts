@@ -104,7 +104,7 @@ for (const db of testDatabases()) {
 
       const teams = await team.owner.agent.post(base, { type: 'teams', name: 'T', url: 'https://example.com/x', events: ['alert.triggered'] });
       expect(teams.statusCode).toBe(400);
-      expect(teams.data.error.message).toBe(DESTINATION_MSG.notYetAvailable);
+      expect(teams.data.error.fields).toEqual({ url: DESTINATION_MSG.teamsUrlHost });
       const bad = await team.owner.agent.post(base, { name: '', url: 'ftp://x', events: [] });
       expect(bad.statusCode).toBe(400);
       expect(bad.data.error.fields).toMatchObject({ name: DESTINATION_MSG.nameRequired, url: DESTINATION_MSG.urlInvalid, events: DESTINATION_MSG.eventsRequired });

@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
-import { serverKey } from '../../db/server-keys.ts';
+import { hmacKey } from '../../db/server-keys.ts';
 
 /**
  * The digest's "turn off" link: the person's id and an HMAC-SHA-256 over it (first 16 bytes) under a key generated
@@ -11,16 +11,7 @@ const KEY_NAME = 'digest-link-hmac';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const MAC_BYTES = 16;
 
-const keys = new WeakMap<DB, Promise<Buffer>>();
-function keyOf(db: DB): Promise<Buffer> {
-  let key = keys.get(db);
-  if (!key) {
-    key = serverKey(db, KEY_NAME, () => randomBytes(32).toString('base64url')).then((stored) => Buffer.from(stored, 'base64url'));
-    key.catch(() => keys.delete(db));
-    keys.set(db, key);
-  }
-  return key;
-}
+const keyOf = hmacKey(KEY_NAME);
 
 const macOf = (key: Buffer, id: Buffer) => createHmac('sha256', key).update('digest-off:').update(id).digest().subarray(0, MAC_BYTES);
 

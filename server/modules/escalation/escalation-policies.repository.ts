@@ -7,7 +7,8 @@ import type { EscalationPoliciesTable } from '../../db/schema.ts';
 
 export type PolicyRow = EscalationPoliciesTable;
 
-const EMPTY_LEVEL: Level1 = { userIds: [], scheduleIds: [], notificationChannels: [] };
+// A level stored before issue 27 has no `notify`: its schedules page their primary only (migration 0031 writes it).
+const EMPTY_LEVEL: Level1 = { userIds: [], scheduleIds: [], notify: 'primary', notificationChannels: [] };
 
 /** The columns a person edits, as stored (JSON text for the times and levels, 0/1 for the flag). */
 export function policyColumns(input: EscalationPolicyInput) {

@@ -37,9 +37,9 @@ describe('escalation policy input (pure)', () => {
       description: null,
       isDefault: false,
       escalationTimes: { critical: 15, high: 30, medium: 60, low: 240, info: null },
-      level_1: { userIds: ['u'], scheduleIds: [], notificationChannels: ['email', 'push'] },
-      level_2: { userIds: [], scheduleIds: [], timeAfterPrevious: 30, notificationChannels: ['email', 'push', 'sms'] },
-      level_3: { userIds: [], scheduleIds: [], timeAfterPrevious: 60, notificationChannels: ['email', 'push', 'sms'] },
+      level_1: { userIds: ['u'], scheduleIds: [], notify: 'primary', notificationChannels: ['email', 'push'] },
+      level_2: { userIds: [], scheduleIds: [], notify: 'primary', timeAfterPrevious: 30, notificationChannels: ['email', 'push', 'sms'] },
+      level_3: { userIds: [], scheduleIds: [], notify: 'primary', timeAfterPrevious: 60, notificationChannels: ['email', 'push', 'sms'] },
     });
   });
 
@@ -108,9 +108,9 @@ describeEachDatabase('escalation policies API', (t) => {
       description: 'Daytime paging',
       isDefault: true,
       escalationTimes: { critical: 5, high: 10, medium: 20, low: 40, info: 80 },
-      level_1: { userIds: [owner.userId], scheduleIds: [scheduleId], notificationChannels: ['sms'] },
-      level_2: { userIds: [admin.userId], scheduleIds: [], timeAfterPrevious: 15, notificationChannels: ['email'] },
-      level_3: { userIds: [user.userId, admin.userId], scheduleIds: [], timeAfterPrevious: 45, notificationChannels: [] },
+      level_1: { userIds: [owner.userId], scheduleIds: [scheduleId], notify: 'primary', notificationChannels: ['sms'] },
+      level_2: { userIds: [admin.userId], scheduleIds: [], notify: 'primary', timeAfterPrevious: 15, notificationChannels: ['email'] },
+      level_3: { userIds: [user.userId, admin.userId], scheduleIds: [], notify: 'primary', timeAfterPrevious: 45, notificationChannels: [] },
       createdAt: p.createdAt,
       updatedAt: p.createdAt,
     });

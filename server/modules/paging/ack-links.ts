@@ -1,6 +1,6 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
-import { serverKey } from '../../db/server-keys.ts';
+import { hmacKey } from '../../db/server-keys.ts';
 
 /**
  * Signed acknowledge links: nothing is stored when a page goes out. A token carries the alert, the person
@@ -23,18 +23,7 @@ const unpackUuid = (b: Buffer) => {
   return `${h.slice(0, 8)}-${h.slice(8, 12)}-${h.slice(12, 16)}-${h.slice(16, 20)}-${h.slice(20)}`;
 };
 
-/** The key of each database, read (or generated and stored, first instance wins) once per process. */
-const keys = new WeakMap<DB, Promise<Buffer>>();
-function keyOf(db: DB): Promise<Buffer> {
-  let key = keys.get(db);
-  if (!key) {
-    key = serverKey(db, KEY_NAME, () => randomBytes(32).toString('base64url')).then((stored) => Buffer.from(stored, 'base64url'));
-    // A failed read (database away) is tried again next time.
-    key.catch(() => keys.delete(db));
-    keys.set(db, key);
-  }
-  return key;
-}
+const keyOf = hmacKey(KEY_NAME);
 
 /** The signature of a token's body: the first MAC_BYTES of its HMAC-SHA-256. */
 const macOf = (key: Buffer, body: Buffer) => createHmac('sha256', key).update(body).digest().subarray(0, MAC_BYTES);

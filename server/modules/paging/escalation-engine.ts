@@ -10,9 +10,10 @@ import type { Notifier } from '../../notifications/notifier.ts';
 import { policiesByIds, policyForAlert } from '../escalation/escalation-policies.service.ts';
 import { whoIsOnCall } from '../schedules/schedules.service.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
-import { isolating } from './batches.ts';
+import { groupBy, isolating } from './batches.ts';
 import { hasNextLevel, isEndOfHold, isRunning, levelPeople, levelSchedules, overdueAfterHold, overdueLevel, pagedNobodyAtStart, pagesOf, planFire, planStart, type OnCall } from './escalation-plan.ts';
 import { markPagedNobody, type MarkedAlert } from './paged-nobody.repository.ts';
+import { overdueFallsWithStep } from './page-targets.ts';
 import { createPageDelivery, type Page } from './page-delivery.ts';
 import {
   findSubscribersOfMany,
@@ -168,15 +169,17 @@ export function createEscalationEngine(deps: EngineDeps) {
   /** Starts the escalation of up to 500 pending alerts in one transaction; returns how many it took. */
   async function startBatch(now: Date, claim: WorkerClaim | undefined, limit: number, locked: (alerts: PagedAlert[]) => void): Promise<number> {
     const at = now.toISOString();
-    const { started, claimed, alerts, marked } = await db.transaction().execute(async (trx) => {
+    const { started, claimed, alerts, marked, overdue } = await db.transaction().execute(async (trx) => {
       const alerts = await unsafeLockPendingAlerts(trx, dialect, limit);
       locked(alerts);
-      if (alerts.length === 0) return { started: 0, claimed: [], alerts, marked: [] };
+      if (alerts.length === 0) return { started: 0, claimed: [], alerts, marked: [], overdue: [] };
       // Snoozed before its escalation started (issue 31): nobody hears of it until the snooze ends, subscribers included.
       const snoozed = (a: PagedAlert) => a.snoozed_until !== null && a.snoozed_until > at;
       const pages = await subscriberPages(trx, alerts.filter((a) => !snoozed(a)));
       const events: SystemEvent[] = [];
       const updates: EscalationStart[] = [];
+      // Started past its target (the start waited): level 1's pages stand for the overdue re-page, as at a step.
+      const overdue: PagedAlert[] = [];
       const { marks: nobody, add: pagedNobody } = nobodyCollector();
       const fire = firer(trx, now);
       const policies = new Map<string, Promise<EscalationPolicy | null>>();
@@ -195,7 +198,10 @@ export function createEscalationEngine(deps: EngineDeps) {
           updates.push({ ...base, state: 'running', policyId: plan.policyId, level: 0, nextStepAt: alert.snoozed_until, overdueCheckAt: null });
         } else {
           const level1 = await fire(alert, policy!, 1, false);
-          updates.push({ ...base, state: 'running', policyId: plan.policyId, level: 1, nextStepAt: level1.nextAt?.toISOString() ?? null, overdueCheckAt: plan.overdueCheckAt.toISOString() });
+          const check = plan.overdueCheckAt.toISOString();
+          const overdueNow = overdueFallsWithStep({ overdue_check_at: check }, now);
+          if (overdueNow) overdue.push(alert);
+          updates.push({ ...base, state: 'running', policyId: plan.policyId, level: 1, nextStepAt: level1.nextAt?.toISOString() ?? null, overdueCheckAt: overdueNow ? null : check });
           events.push(level1.event);
           pages.push(...level1.pages);
           // Level 1 named nobody who can be paged: marked, and the escalation goes on (a later level may page someone).
@@ -203,12 +209,14 @@ export function createEscalationEngine(deps: EngineDeps) {
         }
       }
       await setEscalationEach(trx, updates);
+      for (const [tenantId, list] of groupBy(overdue, (a) => a.tenant_id)) await setEscalationMany(trx, tenantId, list.map((a) => a.id), { overdue_at: at });
       await insertSystemEvents(trx, events);
       const marked = await markAll(trx, nobody, at);
-      return { started: alerts.length, claimed: await insertPages(trx, pages, now, claim), alerts, marked };
+      return { started: alerts.length, claimed: await insertPages(trx, pages, now, claim), alerts, marked, overdue };
     });
     delivery.adopt(claim, claimed, alerts);
     announce(marked);
+    publishOverdue(overdue, at);
     return started;
   }
 
@@ -276,26 +284,36 @@ export function createEscalationEngine(deps: EngineDeps) {
     return { found, acted };
   }
 
-  /** Fires the next level of the escalations whose `next_step_at` is due. */
-  const checkSteps = async (now: Date, claim?: WorkerClaim) =>
-    (
-      await sweepDue(now, claim, {
-        column: 'next_step_at',
-        live: hasNextLevel,
-        act: async (alert, policy, fire) => {
-          const level = alert.escalation_level + 1;
-          const fired = await fire(alert, policy, level, false);
-          // Level 1 of a start decided at insert: naming nobody who can be paged is marked, as the start sweep does.
-          const pagedNobody = level === 1 && fired.pages.length === 0 ? 'nobody_on_level' : null;
-          const values: EscalationValues = { escalation_level: level, next_step_at: fired.nextAt?.toISOString() ?? null };
-          if (!isEndOfHold(alert)) return { values, fired, pagedNobody };
-          // The end of a hold (a maintenance window, a snooze): the timeline says so, and the overdue check starts now.
-          values.overdue_check_at = overdueAfterHold(policy, alert.priority, now)?.toISOString() ?? null;
-          const reason = alert.snoozed_until !== null ? 'snooze' : 'maintenance';
-          return { values, fired, pagedNobody, before: { tenantId: alert.tenant_id, alertId: alert.id, at: now.toISOString(), kind: 'released', detail: { reason } } };
-        },
-      })
-    ).found;
+  /**
+   * Fires the next level of the escalations whose `next_step_at` is due. An overdue check due as well is done by it
+   * (`overdueFallsWithStep`): the alert is marked overdue and the level just paged is not paged again at once.
+   */
+  async function checkSteps(now: Date, claim?: WorkerClaim): Promise<number> {
+    const { found, acted } = await sweepDue(now, claim, {
+      column: 'next_step_at',
+      live: hasNextLevel,
+      act: async (alert, policy, fire) => {
+        const level = alert.escalation_level + 1;
+        const fired = await fire(alert, policy, level, false);
+        // Level 1 of a start decided at insert: naming nobody who can be paged is marked, as the start sweep does.
+        const pagedNobody = level === 1 && fired.pages.length === 0 ? 'nobody_on_level' : null;
+        const values: EscalationValues = { escalation_level: level, next_step_at: fired.nextAt?.toISOString() ?? null };
+        if (overdueFallsWithStep(alert, now)) Object.assign(values, { overdue_at: now.toISOString(), overdue_check_at: null });
+        if (!isEndOfHold(alert)) return { values, fired, pagedNobody };
+        // The end of a hold (a maintenance window, a snooze): the timeline says so, and the overdue check starts now.
+        values.overdue_check_at = overdueAfterHold(policy, alert.priority, now)?.toISOString() ?? null;
+        const reason = alert.snoozed_until !== null ? 'snooze' : 'maintenance';
+        return { values, fired, pagedNobody, before: { tenantId: alert.tenant_id, alertId: alert.id, at: now.toISOString(), kind: 'released', detail: { reason } } };
+      },
+    });
+    publishOverdue(acted.filter((a) => overdueFallsWithStep(a, now)), now.toISOString());
+    return found;
+  }
+
+  /** Open dashboards show the overdue mark: each alert marked is a change of its tenant's live stream. */
+  const publishOverdue = (alerts: PagedAlert[], at: string) => {
+    for (const a of alerts) deps.bus.publish(a.tenant_id, { kind: 'updated', id: a.id, status: 'new', priority: a.priority, dedupKey: null, updatedAt: at });
+  };
 
   /**
    * An alert still unacknowledged past its priority's target is marked overdue (its `overdue_at`, which the timeline
@@ -308,7 +326,7 @@ export function createEscalationEngine(deps: EngineDeps) {
       live: isRunning,
       act: async (alert, policy, fire) => ({ values: { overdue_at: at, overdue_check_at: null }, fired: await fire(alert, policy, overdueLevel(alert), true) }),
     });
-    for (const a of acted) deps.bus.publish(a.tenant_id, { kind: 'updated', id: a.id, status: 'new', priority: a.priority, dedupKey: null, updatedAt: at });
+    publishOverdue(acted, at);
     return found;
   }
 

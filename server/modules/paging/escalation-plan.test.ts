@@ -14,9 +14,9 @@ function policy(over: Partial<EscalationPolicy> = {}): EscalationPolicy {
     description: null,
     isDefault: true,
     escalationTimes: { critical: 15, high: 30, medium: 60, low: 240, info: null },
-    level_1: { userIds: ['u1'], scheduleIds: ['s1'], notificationChannels: ['email', 'push'] },
-    level_2: { userIds: ['u2'], scheduleIds: [], notificationChannels: ['email', 'push', 'sms'], timeAfterPrevious: 10 },
-    level_3: { userIds: [], scheduleIds: ['s2'], notificationChannels: ['sms'], timeAfterPrevious: 20 },
+    level_1: { userIds: ['u1'], scheduleIds: ['s1'], notify: 'primary_and_secondary', notificationChannels: ['email', 'push'] },
+    level_2: { userIds: ['u2'], scheduleIds: [], notify: 'primary', notificationChannels: ['email', 'push', 'sms'], timeAfterPrevious: 10 },
+    level_3: { userIds: [], scheduleIds: ['s2'], notify: 'primary', notificationChannels: ['sms'], timeAfterPrevious: 20 },
     createdAt: NOW.toISOString(),
     updatedAt: NOW.toISOString(),
     ...over,
@@ -65,7 +65,8 @@ describe('pagedNobodyAtStart: an escalation that pages nobody is marked, and why
 describe('levelPeople: who a level pages', () => {
   const onCall = (table: Partial<Record<string, OnCall>>) => (id: string) => table[id] ?? null;
   it.each([
-    { case: 'its users and the schedule’s primary and secondary', level: 1, table: { s1: { primary: 'u7', secondary: 'u8' } }, want: ['u1', 'u7', 'u8'] },
+    { case: 'its users and the schedule’s primary and secondary (the level says so)', level: 1, table: { s1: { primary: 'u7', secondary: 'u8' } }, want: ['u1', 'u7', 'u8'] },
+    { case: 'a level paging the primary only leaves the secondary out', level: 3, table: { s2: { primary: 'u9', secondary: 'u8' } }, want: ['u9'] },
     { case: 'nobody on call on the schedule: the users alone', level: 1, table: {}, want: ['u1'] },
     { case: 'a person named twice is paged once', level: 1, table: { s1: { primary: 'u1', secondary: 'u1' } }, want: ['u1'] },
     { case: 'a level of schedules only', level: 3, table: { s2: { primary: 'u9', secondary: null } }, want: ['u9'] },

@@ -1,6 +1,7 @@
 import type { AlertPriority, PagedNobodyReason } from '../../../contract/alerts.ts';
 import { LEVELS, noTarget, type EscalationChannel, type EscalationPolicy, type LaterLevel } from '../../../contract/escalation.ts';
 import { PAGING_MSG } from '../../../contract/paging.ts';
+import { targetPeople, type OnCall } from './page-targets.ts';
 
 // "Policy + who is on call + now → who gets paged when": the escalation's decisions, without I/O. The engine around
 // it loads, locks, writes and hands the pages to notifications.
@@ -10,11 +11,7 @@ const MINUTE = 60_000;
 /** The highest level a policy has. */
 export const LAST_LEVEL = LEVELS.length;
 
-/** Who is on call on a schedule at a moment (its primary and secondary), as `whoIsOnCall` answers. */
-export interface OnCall {
-  primary: string | null;
-  secondary: string | null;
-}
+export type { OnCall } from './page-targets.ts';
 
 /** What starting an alert's escalation comes to. */
 export type StartPlan =
@@ -84,16 +81,9 @@ export function overdueAfterHold(policy: EscalationPolicy, priority: string, now
 /** The schedules a level pages (their on-call people are read for it). */
 export const levelSchedules = (policy: EscalationPolicy, level: number) => policy[LEVELS[level - 1]].scheduleIds;
 
-/** The people a level names: its users and whoever is on call (primary and secondary) on its schedules, each once. */
+/** The people a level names: its users and whoever is on call on its schedules (the secondary if it says so), each once. */
 export function levelPeople(policy: EscalationPolicy, level: number, onCall: (scheduleId: string) => OnCall | null | undefined): string[] {
-  const config = policy[LEVELS[level - 1]];
-  const ids = new Set(config.userIds);
-  for (const scheduleId of config.scheduleIds) {
-    const on = onCall(scheduleId);
-    if (on?.primary) ids.add(on.primary);
-    if (on?.secondary) ids.add(on.secondary);
-  }
-  return [...ids];
+  return targetPeople(policy[LEVELS[level - 1]], onCall);
 }
 
 /** What firing a level (or re-paging it when overdue: `repeat`) comes to: the step's name, its channels and when the next level is due. */

@@ -6,6 +6,13 @@ import type { CalendarFeedsTable, OncallOverridesTable, OncallSchedulesTable } f
 import type { OverrideSpec, ScheduleSpec } from './oncall.ts';
 import type { LayerSpec } from './layers.ts';
 
+/**
+ * The stored end date of a schedule without an end (issue 27: `endTime` null). end_date stays a NOT NULL date on both
+ * databases (SQLite cannot relax the column in place): the last calendar date, so "still covering" comparisons and
+ * the who-is-on-call arithmetic hold unchanged; the contract shows it as null.
+ */
+export const NO_END_DATE = '9999-12-31';
+
 /** The columns a person edits. */
 export function scheduleColumns(input: ScheduleInput) {
   return {
@@ -13,7 +20,7 @@ export function scheduleColumns(input: ScheduleInput) {
     description: input.description,
     is_default: input.isDefault ? 1 : 0,
     start_date: input.startTime,
-    end_date: input.endTime,
+    end_date: input.endTime ?? NO_END_DATE,
     time_zone: input.timeZone,
     rotations: JSON.stringify(input.rotations),
     layers: JSON.stringify(input.layers),
@@ -47,7 +54,7 @@ export function toSchedule(row: OncallSchedulesTable): Schedule {
   return {
     ...namedTenantRow(row),
     startTime: row.start_date,
-    endTime: row.end_date,
+    endTime: row.end_date === NO_END_DATE ? null : row.end_date,
     timeZone: row.time_zone,
     rotations: rotationsOf(row),
     layers: layersOf(row),

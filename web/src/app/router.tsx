@@ -44,6 +44,7 @@ export const router = createBrowserRouter([
               { path: 'approval-workflows', lazy: async () => ({ Component: (await import('../features/approvals/pages/ApprovalWorkflowsPage.tsx')).ApprovalWorkflowsPage }) },
               // Short form; the query (?request=…, ?tab=…) goes along.
               { path: 'approvals', element: <RedirectKeepingQuery to="/app/approval-workflows" /> },
+              { path: 'chat/:token', lazy: async () => ({ Component: (await import('../features/destinations/pages/ChatLinkPage.tsx')).ChatLinkPage }) },
               {
                 lazy: async () => ({ Component: (await import('./guards.tsx')).RequireSuperAdmin }),
                 children: [{ path: 'system-admin', lazy: async () => ({ Component: (await import('../features/system-admin/pages/SystemAdminPage.tsx')).SystemAdminPage }) }],

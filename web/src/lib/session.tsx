@@ -1,23 +1,11 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { MeResponse, MeTenant, PublicUser } from '../../../contract/auth.ts';
-import { api, ApiError } from './api.ts';
+import { api } from './api.ts';
 import { queryKeys, removeTenantQueries } from './query-keys.ts';
+import { meQuery } from './me-query.ts';
 
-/** The signed-in user (null when signed out). */
-export const meQuery = queryOptions({
-  queryKey: queryKeys.me,
-  queryFn: async () => {
-    try {
-      return await api<MeResponse>('/me');
-    } catch (e) {
-      if (e instanceof ApiError && e.status === 401) return null;
-      throw e;
-    }
-  },
-  staleTime: 60_000,
-  retry: (count, e) => !(e instanceof ApiError && e.status < 500) && count < 2,
-});
+export { meQuery };
 
 export const useMe = () => useQuery(meQuery);
 

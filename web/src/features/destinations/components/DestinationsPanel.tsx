@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
-import { IconEdit, IconKey, IconList, IconPlus, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react';
+import { IconBrandSlack, IconBrandTeams, IconEdit, IconKey, IconList, IconPlus, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react';
 import { PRIORITY_LABELS } from '../../../../../contract/alerts.ts';
-import { DESTINATION_EVENT_LABELS, DESTINATION_MSG, type Destination, type DestinationWithSecret } from '../../../../../contract/destinations.ts';
+import { DESTINATION_EVENT_LABELS, DESTINATION_MSG, DESTINATION_TYPE_LABELS, type Destination, type DestinationWithSecret } from '../../../../../contract/destinations.ts';
 import { LoadError } from '../../../components/AccessState.tsx';
 import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
 import { Loading } from '../../../components/Loading.tsx';
@@ -27,14 +27,21 @@ interface CardActions {
   onDelete: () => void;
 }
 
+const TYPE_ICON = { teams: IconBrandTeams, slack: IconBrandSlack, webhook: IconWebhook } as const;
+
 function DestinationCard({ d, onEdit, onTest, onLog, onRotate, onDelete, testing }: CardActions & { d: Destination; testing: boolean }) {
+  const Icon = TYPE_ICON[d.type];
   return (
-    <Paper withBorder p="md" radius="md" data-testid="destination-card" data-name={d.name} data-enabled={String(d.enabled)}>
+    <Paper withBorder p="md" radius="md" data-testid="destination-card" data-name={d.name} data-type={d.type} data-enabled={String(d.enabled)}>
       <Group justify="space-between" align="flex-start" gap="sm">
         <Group gap={8} className="min-w-0">
+          <Icon size={20} stroke={1.5} aria-hidden />
           <Text fw={700} className="wrap-anywhere">
             {d.name}
           </Text>
+          <Badge variant="outline" color="gray">
+            {DESTINATION_TYPE_LABELS[d.type]}
+          </Badge>
           <Badge variant="light" color={d.enabled ? 'green' : 'gray'}>
             {d.enabled ? 'Enabled' : 'Disabled'}
           </Badge>
@@ -49,16 +56,18 @@ function DestinationCard({ d, onEdit, onTest, onLog, onRotate, onDelete, testing
           <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={onEdit}>
             Edit
           </Button>
-          <Button size="xs" variant="subtle" leftSection={<IconKey size={14} />} onClick={onRotate}>
-            Rotate secret
-          </Button>
+          {d.type === 'webhook' && (
+            <Button size="xs" variant="subtle" leftSection={<IconKey size={14} />} onClick={onRotate}>
+              Rotate secret
+            </Button>
+          )}
           <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={onDelete} aria-label={`Delete ${d.name}`}>
             Delete
           </Button>
         </Group>
       </Group>
-      <Text size="sm" ff="monospace" className="wrap-anywhere" mt={4}>
-        {d.url}
+      <Text size="sm" ff="monospace" className="wrap-anywhere" mt={4} lineClamp={2}>
+        {d.type === 'slack' ? d.channel : d.url}
       </Text>
       <Text size="sm" c="dimmed" mt={4}>
         {d.events.map((e) => DESTINATION_EVENT_LABELS[e]).join(', ')} · {filterText(d)}
@@ -77,7 +86,7 @@ const CONFIRMS = {
   delete: { title: 'Delete destination', confirmLabel: 'Delete', color: 'red' },
 } as const;
 
-/** The tenant's destinations (Tenant Admin's Destinations tab; owners and admins): outbound webhooks. */
+/** The tenant's destinations (Tenant Admin's Destinations tab; owners and admins): Teams and Slack channels, webhooks. */
 export function DestinationsPanel({ tenantId }: { tenantId: string }) {
   const list = useDestinations(tenantId);
   const test = useSendTestEvent(tenantId);
@@ -101,11 +110,11 @@ export function DestinationsPanel({ tenantId }: { tenantId: string }) {
             Destinations
           </Title>
           <Text size="sm" c="dimmed">
-            Webhooks receive the organization&apos;s alert events, signed after Standard Webhooks, retried for a day when they fail.
+            Microsoft Teams and Slack channels and webhooks receive the organization&apos;s alert events, retried for a day when they fail.
           </Text>
         </div>
         <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ editing: null })}>
-          New webhook
+          New destination
         </Button>
       </Group>
 

@@ -5,32 +5,39 @@ import { OverrideInput, SCHEDULE_MSG, WEEKDAY_KEYS, type Schedule } from '../../
 import { FailureAlert } from '../../../components/FailureAlert.tsx';
 import { serverFieldErrors } from '../../../lib/api.ts';
 import { useCreateOverride, useOnCallMembers } from '../api/schedules.ts';
+import { isoToZoned, viewerTimeIfDifferent, zonedToIso } from './ScheduleTimes.ts';
 
-/** datetime-local text ("2026-07-01T09:00") of a moment, in the viewer's zone. */
-const localInput = (d: Date) => {
-  const p = (n: number) => String(n).padStart(2, '0');
-  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
+// From and Until are wall-clock times of the schedule's zone (its shifts and timeline are written in it), whatever
+// the viewer's own zone: datetime-local text ("2026-07-01T09:00") read and written there.
+const toInput = (iso: string, timeZone: string) => {
+  const z = isoToZoned(iso, timeZone);
+  return `${z.date}T${z.time}`;
 };
-const toIso = (local: string) => {
-  const d = new Date(local);
-  return Number.isNaN(d.getTime()) ? local : d.toISOString();
+/** The instant of a datetime-local text in the zone; the text itself when unreadable (the schema then says so). */
+const toIso = (local: string, timeZone: string) => {
+  const [date = '', time = ''] = local.split('T');
+  return zonedToIso(date, time.slice(0, 5), timeZone) ?? local;
 };
 
-function initial() {
-  const start = new Date();
-  start.setMinutes(0, 0, 0);
-  return { replacedUserId: '', userId: '', startsAt: localInput(start), endsAt: localInput(new Date(start.getTime() + 86_400_000)), note: '' };
+function initial(timeZone: string) {
+  // From the start of the current hour on the schedule's clock, for a day.
+  const start = toInput(new Date().toISOString(), timeZone).slice(0, 14) + '00';
+  const startIso = toIso(start, timeZone);
+  return { replacedUserId: '', userId: '', startsAt: start, endsAt: toInput(new Date(Date.parse(startIso) + 86_400_000).toISOString(), timeZone), note: '' };
 }
 
-/** Someone takes a person's place on this schedule for a time range (times in the viewer's zone). */
+/** Someone takes a person's place on this schedule for a time range (times in the schedule's zone, the viewer's beside). */
 export function OnCallOverrideModal({ tenantId, schedule, opened, onClose }: { tenantId: string; schedule: Schedule; opened: boolean; onClose: () => void }) {
   const members = useOnCallMembers(tenantId);
   const create = useCreateOverride(tenantId, schedule.id);
-  const [form, setForm] = useState(initial);
+  const zone = schedule.timeZone;
+  const [form, setForm] = useState(() => initial(zone));
   const [errors, setErrors] = useState<Record<string, string>>({});
 
   // The people of the rotation first: those are the ones an override can replace.
-  const inRotation = new Set(WEEKDAY_KEYS.flatMap((k) => schedule.rotations[k].flatMap((s) => [s.primaryOnCall, s.secondaryOnCall])).filter((x): x is string => !!x));
+  const inRotation = new Set(
+    [...WEEKDAY_KEYS.flatMap((k) => schedule.rotations[k].flatMap((s) => [s.primaryOnCall, s.secondaryOnCall])), ...schedule.layers.flatMap((l) => l.participants)].filter((x): x is string => !!x),
+  );
   const all = members.data ?? [];
   const replaceable = [...all.filter((m) => inRotation.has(m.userId)), ...all.filter((m) => !inRotation.has(m.userId))];
   const choices = (list: typeof all, placeholder: string) => [{ value: '', label: placeholder }, ...list.map((m) => ({ value: m.userId, label: m.displayName }))];
@@ -44,7 +51,7 @@ export function OnCallOverrideModal({ tenantId, schedule, opened, onClose }: { t
     });
   };
   const close = () => {
-    setForm(initial());
+    setForm(initial(zone));
     setErrors({});
     create.reset();
     onClose();
@@ -52,7 +59,7 @@ export function OnCallOverrideModal({ tenantId, schedule, opened, onClose }: { t
 
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    const body = { ...form, startsAt: toIso(form.startsAt), endsAt: toIso(form.endsAt) };
+    const body = { ...form, startsAt: toIso(form.startsAt, zone), endsAt: toIso(form.endsAt, zone) };
     const parsed = OverrideInput.safeParse(body);
     if (!parsed.success) {
       const fields: Record<string, string> = {};
@@ -75,8 +82,22 @@ export function OnCallOverrideModal({ tenantId, schedule, opened, onClose }: { t
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
             <NativeSelect label="Person replaced" value={form.replacedUserId} onChange={(e) => set({ replacedUserId: e.currentTarget.value })} data={choices(replaceable, 'Choose a person')} error={errors.replacedUserId} />
             <NativeSelect label="Covered by" value={form.userId} onChange={(e) => set({ userId: e.currentTarget.value })} data={choices(all, 'Choose a person')} error={errors.userId} />
-            <TextInput type="datetime-local" label="From" value={form.startsAt} onChange={(e) => set({ startsAt: e.currentTarget.value })} error={errors.startsAt} />
-            <TextInput type="datetime-local" label="Until" value={form.endsAt} onChange={(e) => set({ endsAt: e.currentTarget.value })} error={errors.endsAt} />
+            {(['startsAt', 'endsAt'] as const).map((field) => {
+              const mine = viewerTimeIfDifferent(toIso(form[field], zone), zone);
+              return (
+                <TextInput
+                  key={field}
+                  type="datetime-local"
+                  label={`${field === 'startsAt' ? 'From' : 'Until'} (${zone})`}
+                  description={mine ? `Your time: ${mine}` : undefined}
+                  inputWrapperOrder={['label', 'input', 'description', 'error']}
+                  value={form[field]}
+                  onChange={(e) => set({ [field]: e.currentTarget.value })}
+                  error={errors[field]}
+                  data-testid={`override-${field}`}
+                />
+              );
+            })}
           </SimpleGrid>
           <TextInput label="Note" placeholder="Vacation, sick swap…" value={form.note} onChange={(e) => set({ note: e.currentTarget.value })} error={errors.note} maxLength={200} />
           {create.isError && !Object.keys(serverFieldErrors(create.error)).length && <FailureAlert title={SCHEDULE_MSG.overrideCreateFailed} error={create.error} />}

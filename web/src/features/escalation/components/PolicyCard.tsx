@@ -1,7 +1,7 @@
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import { IconEdit, IconTrash } from '@tabler/icons-react';
 import { PRIORITY_LABELS } from '../../../../../contract/alerts.ts';
-import { CHANNEL_LABELS, ESCALATION_MSG, LEVELS, type EscalationPolicy, type LevelKey } from '../../../../../contract/escalation.ts';
+import { CHANNEL_LABELS, ESCALATION_MSG, LEVELS, NOTIFY_LABELS, type EscalationPolicy, type LevelKey } from '../../../../../contract/escalation.ts';
 import { MSG } from '../../../../../contract/messages.ts';
 
 const PRIORITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -86,12 +86,15 @@ export function PolicyCard({ policy, userName, scheduleName, onEdit, onDelete }:
                     ))}
                   </Group>
                 </Group>
-                <Text size="sm" className="wrap-anywhere" data-testid="policy-level-users" c={l.userIds.length ? undefined : 'dimmed'}>
-                  {l.userIds.length ? l.userIds.map(userName).join(', ') : MSG.noUsersAssigned}
-                </Text>
+                {/* A level of schedules only is not unassigned: it pages whoever is on call. */}
+                {(l.userIds.length > 0 || l.scheduleIds.length === 0) && (
+                  <Text size="sm" className="wrap-anywhere" data-testid="policy-level-users" c={l.userIds.length ? undefined : 'dimmed'}>
+                    {l.userIds.length ? l.userIds.map(userName).join(', ') : MSG.noUsersAssigned}
+                  </Text>
+                )}
                 {l.scheduleIds.length > 0 && (
-                  <Text size="xs" c="dimmed" className="wrap-anywhere">
-                    On call from: {l.scheduleIds.map(scheduleName).join(', ')}
+                  <Text size={l.userIds.length ? 'xs' : 'sm'} c={l.userIds.length ? 'dimmed' : undefined} className="wrap-anywhere" data-testid="policy-level-schedules">
+                    On call from: {l.scheduleIds.map(scheduleName).join(', ')} ({NOTIFY_LABELS[l.notify ?? 'primary'].toLowerCase()})
                   </Text>
                 )}
               </Paper>

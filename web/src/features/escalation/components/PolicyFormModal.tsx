@@ -1,5 +1,5 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, Checkbox, Fieldset, Group, List, Modal, MultiSelect, NumberInput, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
+import { Alert, Button, Checkbox, Fieldset, Group, List, Modal, MultiSelect, NumberInput, Radio, SimpleGrid, Stack, Switch, Text, Textarea, TextInput } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle } from '@tabler/icons-react';
@@ -9,10 +9,13 @@ import {
   ESCALATION_CHANNELS,
   ESCALATION_DEFAULTS,
   ESCALATION_MSG,
+  ESCALATION_NOTIFY,
   ESCALATION_TIMING_HELP,
   EscalationPolicyInput,
   LEVELS,
+  NOTIFY_LABELS,
   type EscalationChannel,
+  type EscalationNotify,
   type EscalationPolicy,
   type EscalationPolicyInputBody,
   type LevelKey,
@@ -32,6 +35,7 @@ type Minutes = number | string;
 interface LevelValues {
   userIds: string[];
   scheduleIds: string[];
+  notify: EscalationNotify;
   notificationChannels: EscalationChannel[];
   timeAfterPrevious: Minutes;
 }
@@ -58,6 +62,7 @@ function initialValues(policy: EscalationPolicy | null, opts: { firstPolicy: boo
     return {
       userIds: keep(l?.userIds ?? [], opts.knownUsers),
       scheduleIds: keep(l?.scheduleIds ?? [], opts.knownSchedules),
+      notify: l?.notify ?? 'primary',
       notificationChannels: l ? [...l.notificationChannels] : [...ESCALATION_DEFAULTS.notificationChannels[key]],
       timeAfterPrevious: l && 'timeAfterPrevious' in l ? l.timeAfterPrevious : key === 'level_1' ? '' : ESCALATION_DEFAULTS.timeAfterPrevious[key],
     };
@@ -140,6 +145,8 @@ function PolicyForm({ tenantId, policy, firstPolicy, members, schedules, onClose
   const setLevel = <K extends keyof LevelValues>(level: LevelKey, field: K, value: LevelValues[K]) => {
     setValues((v) => ({ ...v, levels: { ...v.levels, [level]: { ...v.levels[level], [field]: value } } }));
     clear(`${level}.${String(field)}`);
+    // Level 1's "at least one" is met by a schedule as well: its message sits on the users.
+    if (level === 'level_1' && field === 'scheduleIds') clear('level_1.userIds');
   };
   const showErrors = (found: Record<string, string>) => {
     setErrors(found);
@@ -222,8 +229,8 @@ function PolicyForm({ tenantId, policy, firstPolicy, members, schedules, onClose
                 <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="sm">
                   <MultiSelect
                     label="Users"
-                    description={level === 'level_1' ? 'At least one member' : 'Members paged at this level'}
-                    withAsterisk={level === 'level_1'}
+                    description={level === 'level_1' ? 'Members paged at once (or a schedule, or both)' : 'Members paged at this level'}
+                    withAsterisk={level === 'level_1' && l.scheduleIds.length === 0}
                     placeholder={l.userIds.length ? undefined : 'Choose members'}
                     data={members}
                     value={l.userIds}
@@ -236,7 +243,7 @@ function PolicyForm({ tenantId, policy, firstPolicy, members, schedules, onClose
                   />
                   <MultiSelect
                     label="On-call schedules"
-                    description="Whoever is on call then is paged too"
+                    description="Whoever is on call then is paged"
                     placeholder={l.scheduleIds.length ? undefined : schedules.length ? 'Choose schedules' : 'No schedules yet'}
                     data={schedules}
                     value={l.scheduleIds}
@@ -247,6 +254,21 @@ function PolicyForm({ tenantId, policy, firstPolicy, members, schedules, onClose
                     comboboxProps={{ withinPortal: true }}
                   />
                 </SimpleGrid>
+                {l.scheduleIds.length > 0 && (
+                  <Radio.Group
+                    label="On these schedules, page"
+                    value={l.notify}
+                    onChange={(v) => setLevel(level, 'notify', v as EscalationNotify)}
+                    error={errors[`${level}.notify`]}
+                    data-testid={`policy-notify-${level}`}
+                  >
+                    <Group gap="md" mt={6}>
+                      {ESCALATION_NOTIFY.map((n) => (
+                        <Radio key={n} value={n} label={NOTIFY_LABELS[n]} />
+                      ))}
+                    </Group>
+                  </Radio.Group>
+                )}
                 <Group gap="lg" align="flex-end" wrap="wrap">
                   <Checkbox.Group
                     label="Notification channels"

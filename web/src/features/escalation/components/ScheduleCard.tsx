@@ -146,7 +146,7 @@ export function ScheduleCard({ tenantId, schedule, onCall, userName, isMember, t
 
         <Text size="sm">
           <Text span fw={600}>
-            {formatCalendarDate(schedule.startTime)} – {formatCalendarDate(schedule.endTime)}
+            {formatCalendarDate(schedule.startTime)} – {schedule.endTime ? formatCalendarDate(schedule.endTime) : SCHEDULE_MSG.noEnd.toLowerCase()}
           </Text>
           <Text span c="dimmed">
             {' '}

@@ -36,6 +36,8 @@ interface FormState {
   description: string;
   startTime: string;
   endTime: string;
+  /** No end date (issue 27): `endTime` is kept for when it is unticked. */
+  noEnd: boolean;
   timeZone: string;
   isDefault: boolean;
   rotations: FormRotations;
@@ -55,6 +57,7 @@ function initialState(schedule: Schedule | null, members: OnCallMember[]): FormS
       name: '',
       description: '',
       ...defaultPeriod(),
+      noEnd: false,
       timeZone: browserTimeZone(),
       isDefault: false,
       rotations: Object.fromEntries(WEEKDAY_KEYS.map((k) => [k, [fullDay()]])) as FormRotations,
@@ -69,7 +72,8 @@ function initialState(schedule: Schedule | null, members: OnCallMember[]): FormS
     name: schedule.name,
     description: schedule.description ?? '',
     startTime: schedule.startTime,
-    endTime: schedule.endTime,
+    endTime: schedule.endTime ?? defaultPeriod().endTime,
+    noEnd: schedule.endTime === null,
     timeZone: schedule.timeZone,
     isDefault: schedule.isDefault,
     rotations: Object.fromEntries(
@@ -89,7 +93,7 @@ const toBody = (f: FormState): ScheduleInputBody => ({
   name: f.name,
   description: f.description,
   startTime: f.startTime,
-  endTime: f.endTime,
+  endTime: f.noEnd ? null : f.endTime,
   timeZone: f.timeZone,
   isDefault: f.isDefault,
   rotations: Object.fromEntries(
@@ -186,7 +190,10 @@ function ScheduleForm({ tenantId, schedule, members, onClose }: ScheduleFormModa
         <Textarea label="Description" autosize minRows={2} value={form.description} onChange={(e) => set({ description: e.currentTarget.value })} error={errors.description} maxLength={SCHEDULE_LIMITS.description} />
         <SimpleGrid cols={{ base: 1, sm: 3 }}>
           <TextInput type="date" label="Start date" value={form.startTime} onChange={(e) => set({ startTime: e.currentTarget.value })} error={errors.startTime} />
-          <TextInput type="date" label="End date" value={form.endTime} onChange={(e) => set({ endTime: e.currentTarget.value })} error={errors.endTime} />
+          <Stack gap={6}>
+            <TextInput type="date" label="End date" value={form.noEnd ? '' : form.endTime} disabled={form.noEnd} onChange={(e) => set({ endTime: e.currentTarget.value })} error={errors.endTime} />
+            <Checkbox size="xs" label={SCHEDULE_MSG.noEnd} title={SCHEDULE_MSG.noEndHelp} checked={form.noEnd} onChange={(e) => set({ noEnd: e.currentTarget.checked, endTime: form.endTime })} data-testid="schedule-no-end" />
+          </Stack>
           <Select
             label="Time zone"
             searchable

@@ -7,7 +7,7 @@ import { SCHEDULE_MSG, type Override, type Schedule, type Timeline } from '../..
 import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
 import { useDeleteOverride, useScheduleOverrides, useScheduleTimeline } from '../api/schedules.ts';
 import { OnCallOverrideModal } from './OnCallOverrideModal.tsx';
-import { formatClock, formatMoment } from './ScheduleTimes.ts';
+import { browserTimeZone, formatClock, formatInZone, viewerTimeIfDifferent } from './ScheduleTimes.ts';
 
 const ms = (iso: string) => Date.parse(iso);
 
@@ -159,10 +159,16 @@ export function ScheduleTimeline({ tenantId, schedule, userName }: { tenantId: s
                     </Text>{' '}
                     covers for {userName(o.replacedUserId)}
                   </Text>
-                  <Text size="xs" c="dimmed">
-                    {formatMoment(o.startsAt)} – {formatMoment(o.endsAt)}
+                  <Text size="xs" c="dimmed" data-testid="override-times">
+                    {formatInZone(o.startsAt, schedule.timeZone)} – {formatInZone(o.endsAt, schedule.timeZone)} ({schedule.timeZone})
                     {o.note ? ` · ${o.note}` : ''}
                   </Text>
+                  {/* The viewer's own clock beside the schedule's, when it reads differently. */}
+                  {(viewerTimeIfDifferent(o.startsAt, schedule.timeZone) ?? viewerTimeIfDifferent(o.endsAt, schedule.timeZone)) && (
+                    <Text size="xs" c="dimmed" data-testid="override-times-local">
+                      your time: {formatInZone(o.startsAt, browserTimeZone())} – {formatInZone(o.endsAt, browserTimeZone())}
+                    </Text>
+                  )}
                 </Stack>
                 <Tooltip label="Remove override">
                   <ActionIcon variant="subtle" color="red" aria-label={`Remove override for ${userName(o.replacedUserId)}`} onClick={() => setRemoving(o)}>

@@ -87,6 +87,16 @@ export function formatInZone(iso: string, timeZone: string): string {
   return new Date(iso).toLocaleString('en-GB', { timeZone, weekday: 'short', day: 'numeric', month: 'short', hour: '2-digit', minute: '2-digit' });
 }
 
+/**
+ * The viewer's own wall-clock time of an instant ("Mon 2 Mar, 03:00"), shown beside a schedule's time; null when it
+ * reads the same in both zones (or the instant is unreadable).
+ */
+export function viewerTimeIfDifferent(iso: string | null, timeZone: string): string | null {
+  if (!iso || Number.isNaN(Date.parse(iso))) return null;
+  const mine = formatInZone(iso, browserTimeZone());
+  return mine === formatInZone(iso, timeZone) ? null : mine;
+}
+
 /** The next `n` handoffs of a rotation from now: days and weeks keep the wall-clock time of the first, hours are real. */
 export function previewHandoffs(startIso: string, unit: 'hours' | 'days' | 'weeks', count: number, timeZone: string, n: number, now = Date.now()): Array<{ at: string; turn: number }> {
   const start = Date.parse(startIso);
