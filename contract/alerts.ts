@@ -125,6 +125,8 @@ export const Alert = z
     maintenanceWindowId: z.string().nullable().optional(),
     /** Issue 31: until when it is snoozed (while unacknowledged); null when not snoozed. Past: the snooze is over. */
     snoozedUntil: z.string().nullable().optional(),
+    /** Issue 30: its ticket in the tenant's PSA (the number people quote, a link into the PSA); null without one. */
+    ticket: z.object({ number: z.string(), url: z.string().nullable() }).nullable().optional(),
     /** What the caller may do now, worked out by the server (the UI shows exactly these). */
     actions: z.array(z.enum(ALERT_ACTIONS)),
   })
@@ -147,7 +149,8 @@ export type AlertNote = z.infer<typeof AlertNote>;
  */
 // Issue 31: `maintenance` (opened inside a window: detail.windowName), `snoozed` (detail.until) and `unsnoozed` by a
 // person, `released` (detail.reason 'maintenance' | 'snooze': its escalation starts from level 1).
-export const TIMELINE_KINDS = ['triggered', 'repeated', 'acknowledged', 'started', 'resolved', 'closed', 'assigned', 'note', 'escalated', 'paged', 'overdue', 'unrouted', 'maintenance', 'snoozed', 'unsnoozed', 'released'] as const;
+// Issue 30: `ticket` (its PSA ticket: opened, noted, closed, not opened and why, failed: detail.text, detail.number, detail.url).
+export const TIMELINE_KINDS = ['triggered', 'repeated', 'acknowledged', 'started', 'resolved', 'closed', 'assigned', 'note', 'escalated', 'paged', 'overdue', 'unrouted', 'maintenance', 'snoozed', 'unsnoozed', 'released', 'ticket'] as const;
 export const TimelineEntry = z.object({
   id: z.string(),
   at: z.string(),

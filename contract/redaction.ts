@@ -7,10 +7,11 @@ export const REDACTED = '[redacted]';
 
 /**
  * The segments a secret follows in a path: an integration key (ingestion URLs), an invitation token (API and page), a
- * calendar feed's secret, an acknowledge link's token (API and page). Compared decoded and lowercased, as a router
+ * calendar feed's secret, an acknowledge link's token (API and page), a PSA's inbound URL, the digest's "turn off"
+ * link, a chat post's one-time action link (API and page). Compared decoded and lowercased, as a router
  * that decodes `%65vents` to `events` would route it.
  */
-const SECRET_AFTER = [['ingest', 'alertmanager'], ['ingest', 'events'], ['v2', 'enqueue'], ['invitations'], ['calendarfeeds'], ['ack'], ['api', 'heartbeat']];
+const SECRET_AFTER = [['ingest', 'alertmanager'], ['ingest', 'events'], ['v2', 'enqueue'], ['invitations'], ['calendarfeeds'], ['ack'], ['api', 'heartbeat'], ['ingest', 'psa'], ['digest', 'off'], ['chat-links'], ['app', 'chat']];
 
 const decodedSegment = (segment: string) => {
   try {

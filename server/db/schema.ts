@@ -284,7 +284,7 @@ export interface AlertEventsTable {
   tenant_id: string;
   alert_id: string;
   at: string;
-  kind: 'acknowledged' | 'started' | 'resolved' | 'closed' | 'assigned' | 'note' | 'escalated' | 'paged' | 'overdue' | 'unrouted' | 'snoozed' | 'unsnoozed' | 'released';
+  kind: 'acknowledged' | 'started' | 'resolved' | 'closed' | 'assigned' | 'note' | 'escalated' | 'paged' | 'overdue' | 'unrouted' | 'snoozed' | 'unsnoozed' | 'released' | 'ticket';
   actor_type: 'user' | 'integration' | 'system';
   actor_id: string | null;
   actor_name: string;
@@ -754,3 +754,79 @@ export interface ChatDestinationTables {
 }
 
 export interface Database extends ChatDestinationTables {}
+
+/** A tenant's connection to its PSA (migration 0029, issue 30): settings in clear, secrets encrypted as one JSON. */
+export interface PsaConnectionsTable {
+  id: string;
+  tenant_id: string;
+  type: 'connectwise' | 'autotask' | 'halopsa';
+  name: string;
+  enabled: number;
+  /** The settings but the secrets, as JSON. */
+  settings: string;
+  /** The secrets as a JSON object, encrypted (webhook-signing encryptSecret). */
+  secrets_enc: string;
+  /** The names of the secrets stored, as a JSON array (answered as `secretsSet`). */
+  secret_names: string;
+  rules: string;
+  last_error: string | null;
+  last_error_at: string | null;
+  /** Autotask: when its tickets were last polled (the next poll asks for changes since then). */
+  polled_at?: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface PsaCompanyMapTable {
+  tenant_id: string;
+  connection_id: string;
+  client_id: string;
+  company_id: string;
+  company_name: string | null;
+  updated_at: string;
+}
+
+/** An alert's ticket in one connection's PSA: `opening` until the PSA answered its number. */
+export interface PsaTicketsTable {
+  id: string;
+  tenant_id: string;
+  connection_id: string;
+  alert_id: string;
+  dedup_key: string | null;
+  integration_id: string | null;
+  company_id: string;
+  ticket_id: string | null;
+  ticket_number: string | null;
+  ticket_url: string | null;
+  status: 'opening' | 'open' | 'closed' | 'failed';
+  noted_occurrences: number;
+  closed_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A call to a PSA for an alert, recorded before it is made (`sending`): unique per connection and `unique_key`. */
+export interface PsaActionsTable {
+  id: string;
+  tenant_id: string;
+  connection_id: string;
+  alert_id: string;
+  action: 'create' | 'note' | 'close' | 'reopen';
+  unique_key: string;
+  payload: string;
+  status: 'pending' | 'sending' | 'done' | 'failed' | 'skipped';
+  attempts: number;
+  last_error: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+interface PsaTables {
+  psa_connections: PsaConnectionsTable;
+  psa_company_map: PsaCompanyMapTable;
+  psa_tickets: PsaTicketsTable;
+  psa_actions: PsaActionsTable;
+}
+
+export interface Database extends PsaTables {}

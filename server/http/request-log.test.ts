@@ -35,6 +35,11 @@ for (const db of testDatabases()) {
       await app.inject({ method: 'GET', url: `/api/calendar%46eeds/${token}.ics` });
       await app.inject({ method: 'GET', url: `/api/%61ck/${token}` });
       await app.inject({ method: 'GET', url: `/%69nvitations/${token}` });
+      // The digest's "turn off" link and a chat post's one-time link (API and page).
+      await app.inject({ method: 'GET', url: `/api/digest/off/${token}` });
+      await app.inject({ method: 'GET', url: `/digest/off/${token}` });
+      await app.inject({ method: 'GET', url: `/api/chat-links/${token}` });
+      await app.inject({ method: 'GET', url: `/app/chat/${token}` });
       // An SMS page's short acknowledge link, plain and encoded.
       await app.inject({ method: 'GET', url: `/a/${code}` });
       await app.inject({ method: 'GET', url: `/%61/${code}x` });
@@ -54,6 +59,10 @@ for (const db of testDatabases()) {
           '/invitations/[redacted]',
           '/ack/[redacted]',
           '/api/ack/[redacted]',
+          '/api/digest/off/[redacted]',
+          '/digest/off/[redacted]',
+          '/api/chat-links/[redacted]',
+          '/app/chat/[redacted]',
           '/reset-password?token=[redacted]&welcome=1',
           '/api/auth/oidc/callback?code=[redacted]&state=[redacted]',
           '/api/ingest/events?routing_key=[redacted]',

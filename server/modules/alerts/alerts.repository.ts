@@ -46,6 +46,9 @@ export const alertRows = (db: DB, tenantId: string) =>
       eb.selectFrom('clients as c').select('c.name').whereRef('c.id', '=', 'a.client_id').whereRef('c.tenant_id', '=', 'a.tenant_id').as('client_name'),
       eb.selectFrom('integrations as i').select('i.name').whereRef('i.id', '=', 'a.integration_id').whereRef('i.tenant_id', '=', 'a.tenant_id').as('integration_name'),
       eb.selectFrom('users as u').select('u.display_name').whereRef('u.id', '=', 'a.assigned_to').as('assignee_name'),
+      // Issue 30: the alert's PSA ticket (its first connection's, once the PSA answered its number).
+      eb.selectFrom('psa_tickets as pt').select('pt.ticket_number').whereRef('pt.alert_id', '=', 'a.id').whereRef('pt.tenant_id', '=', 'a.tenant_id').where('pt.ticket_number', 'is not', null).orderBy('pt.created_at').limit(1).as('ticket_number'),
+      eb.selectFrom('psa_tickets as pt').select('pt.ticket_url').whereRef('pt.alert_id', '=', 'a.id').whereRef('pt.tenant_id', '=', 'a.tenant_id').where('pt.ticket_number', 'is not', null).orderBy('pt.created_at').limit(1).as('ticket_url'),
     ]);
 
 /** What replaces a part of stored JSON nested deeper than JSON_LIMITS.depth. */
@@ -84,7 +87,7 @@ function storedTags(text: string | null): string[] {
   return Array.isArray(v) ? v.filter((t): t is string => typeof t === 'string') : [];
 }
 
-export type AlertRow = Pick<AlertsTable, ShownColumn> & { client_name: string | null; integration_name: string | null; assignee_name: string | null };
+export type AlertRow = Pick<AlertsTable, ShownColumn> & { client_name: string | null; integration_name: string | null; assignee_name: string | null; ticket_number?: string | null; ticket_url?: string | null };
 
 export function toAlert(row: AlertRow): Alert {
   return {
@@ -121,6 +124,7 @@ export function toAlert(row: AlertRow): Alert {
     // Issue 31: a fact of its opening, kept; a snooze matters while nobody has acknowledged it.
     maintenanceWindowId: row.maintenance_window_id ?? null,
     snoozedUntil: row.status === 'new' ? (row.snoozed_until ?? null) : null,
+    ticket: row.ticket_number ? { number: row.ticket_number, url: row.ticket_url ?? null } : null,
     actions: allowedActions(row.status),
   };
 }

@@ -15,6 +15,7 @@ import {
   IconRepeat,
   IconSend,
   IconSpeakerphone,
+  IconTicket,
   IconUserPlus,
 } from '@tabler/icons-react';
 import type { TimelineEntry } from '../../../../../contract/alerts.ts';
@@ -64,6 +65,9 @@ function timelineText(e: TimelineEntry) {
       return `Unsnoozed by ${e.actorName}`;
     case 'released':
       return e.detail.reason === 'snooze' ? 'Snooze over: escalation starts from level 1' : 'Maintenance over: escalation starts from level 1';
+    case 'ticket':
+      // Issue 30: what happened to its PSA ticket (opened, noted, closed, not opened and why), as the server wrote it.
+      return String(e.detail.text ?? 'PSA ticket');
   }
 }
 
@@ -86,6 +90,7 @@ const TIMELINE_ICONS: Record<TimelineEntry['kind'], typeof IconBolt> = {
   snoozed: IconZzz,
   unsnoozed: IconZzzOff,
   released: IconBellRinging,
+  ticket: IconTicket,
 };
 
 /** What happened to the alert and who did it, oldest first. */
