@@ -13,7 +13,7 @@ export const DestinationType = z.enum(DESTINATION_TYPES, { error: "Type must be 
 export type DestinationType = z.infer<typeof DestinationType>;
 export const DESTINATION_TYPE_LABELS: Record<DestinationType, string> = { teams: 'Microsoft Teams', slack: 'Slack', webhook: 'Webhook' };
 
-export const DESTINATION_EVENTS = ['alert.triggered', 'alert.acknowledged', 'alert.resolved'] as const;
+export const DESTINATION_EVENTS = ['alert.triggered', 'alert.acknowledged', 'alert.resolved', 'alert.assigned', 'heartbeat.down', 'heartbeat.up'] as const;
 export const DestinationEvent = z.enum(DESTINATION_EVENTS);
 export type DestinationEvent = z.infer<typeof DestinationEvent>;
 /** Events a test delivery may carry besides the subscribed ones. */
@@ -23,6 +23,9 @@ export const DESTINATION_EVENT_LABELS: Record<DestinationEvent, string> = {
   'alert.triggered': 'Alert triggered',
   'alert.acknowledged': 'Alert acknowledged',
   'alert.resolved': 'Alert resolved',
+  'alert.assigned': 'Alert assigned',
+  'heartbeat.down': 'Heartbeat down',
+  'heartbeat.up': 'Heartbeat up again',
 };
 
 export const DESTINATION_LIMITS = {
@@ -36,6 +39,8 @@ export const DESTINATION_LIMITS = {
   /** Waits before each retry after the first attempt (Standard Webhooks' schedule): 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 24 h. */
   retryDelaysMs: [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 86_400_000],
   deliveriesShown: 50,
+  /** A destination whose every delivery failed for this long is disabled and its owners told. */
+  failingDisableMs: 3 * 86_400_000,
 } as const;
 
 export const DESTINATION_MSG = {
@@ -68,6 +73,10 @@ export const DESTINATION_MSG = {
   tooMany: `An organization may have at most ${DESTINATION_LIMITS.perTenant} destinations`,
   unknownClient: 'Client not found',
   disabledGone: 'Disabled: the endpoint answered 410 Gone',
+  disabledFailing: 'Disabled: every delivery failed for 3 days',
+  disabledMailSubject: (name: string) => `Alertdesk: the destination '${name}' was disabled`,
+  disabledMailText: (person: string, name: string, since: string, link: string) =>
+    `Hello ${person},\n\nEvery delivery to the destination '${name}' has failed since ${since.slice(0, 16).replace('T', ' ')} UTC, so Alertdesk disabled it: nothing more is sent to it.\n\nCheck the delivery log, fix the endpoint and turn the destination on again:\n${link}\n`,
   secretShownOnce: 'Copy this signing secret now: it is shown only once.',
   none: 'No destinations yet. Post alerts to a Microsoft Teams or Slack channel, or add a webhook for your own tools (a PSA, a chat bridge, an automation).',
   noDeliveries: 'Nothing sent to this destination yet.',

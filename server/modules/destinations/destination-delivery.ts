@@ -1,6 +1,6 @@
 import { createHash, randomUUID } from 'node:crypto';
 import type { Alert, AlertChange } from '../../../contract/alerts.ts';
-import { DESTINATION_MSG, type DestinationEvent, type DestinationFilter } from '../../../contract/destinations.ts';
+import { DESTINATION_MSG, TEST_EVENT, type DestinationEvent, type DestinationFilter } from '../../../contract/destinations.ts';
 import type { DB } from '../../db/database.ts';
 import type { DestinationDeliveriesTable, DestinationsTable } from '../../db/schema.ts';
 import { serverKey } from '../../db/server-keys.ts';
@@ -12,6 +12,8 @@ import { sendSlack, sendTeams, type Outcome } from './chat-delivery.ts';
 import { shownState } from './chat-message.ts';
 import * as chat from './chat.repository.ts';
 import { nextAfter } from './delivery-outcome.ts';
+import { disableIfFailingTooLong } from './failing-destinations.ts';
+import type { Mailer } from '../../notifications/mailer.ts';
 import * as repo from './destinations.repository.ts';
 import { postJson, type OutboundPolicy } from './outbound-post.ts';
 import { decryptSecret, newSecretKey, webhookHeaders } from './webhook-signing.ts';
@@ -28,6 +30,8 @@ export interface DeliveryDeps {
   /** Buttons in chats act through the alert service, which tells the other instances. */
   bus: AlertBus;
   slack: { apiUrl: string; signingSecret: string | null };
+  /** Tells owners of a destination disabled after three days of failures. */
+  mailer?: Mailer;
 }
 
 /**
@@ -52,19 +56,34 @@ export function destinationCache(db: DB) {
 /** The server key the signing secrets are encrypted with (generated once, kept in server_keys). */
 export const secretKey = (db: DB) => serverKey(db, 'destinations-secret-key', newSecretKey);
 
-/** The event an alert change is, for destinations: its creation, its acknowledgement, its resolution; else none. */
-export function eventOf(change: AlertChange): DestinationEvent | null {
-  if (change.kind === 'created') return 'alert.triggered';
-  if (change.status === 'acknowledged') return 'alert.acknowledged';
-  if (change.status === 'resolved') return 'alert.resolved';
-  return null;
+/**
+ * The events an alert change may be, for destinations: its creation (and, for a heartbeat monitor's alert, the monitor
+ * going down), its acknowledgement, its resolution (the monitor up again), and on any update its assignment (one event
+ * per assignee: the alert says whom, eventStamp). Which of them it is, the alert decides (eventStamp null: none).
+ */
+export function eventsOf(change: AlertChange): DestinationEvent[] {
+  const heartbeat = change.dedupKey?.startsWith('heartbeat:') ?? false;
+  if (change.kind === 'created') return heartbeat ? ['alert.triggered', 'heartbeat.down'] : ['alert.triggered'];
+  const events: DestinationEvent[] = ['alert.assigned'];
+  if (change.status === 'acknowledged') events.push('alert.acknowledged');
+  if (change.status === 'resolved') events.push('alert.resolved', ...(heartbeat ? (['heartbeat.up'] as const) : []));
+  return events;
 }
 
 /** The moment that makes an event one occurrence (a note on an acknowledged alert is no second acknowledgement). */
 function eventStamp(event: DestinationEvent, alert: Alert): string | null {
-  if (event === 'alert.triggered') return alert.createdAt;
-  if (event === 'alert.acknowledged') return alert.acknowledgedAt;
-  return alert.resolvedAt;
+  switch (event) {
+    case 'alert.triggered':
+    case 'heartbeat.down':
+      return alert.createdAt;
+    case 'alert.acknowledged':
+      return alert.acknowledgedAt;
+    case 'alert.resolved':
+    case 'heartbeat.up':
+      return alert.resolvedAt;
+    case 'alert.assigned':
+      return alert.assignedTo;
+  }
 }
 
 export function matches(dest: Pick<DestinationsTable, 'events' | 'filter'>, event: string, alert: { priority: string; clientId: string | null }): boolean {
@@ -91,7 +110,9 @@ function alertPayload(event: DestinationEvent | typeof UPDATE_EVENT, alert: Aler
         source: alert.source,
         clientId: alert.clientId,
         clientName: alert.clientName,
+        assignedTo: alert.assignedTo,
         assigneeName: alert.assigneeName,
+        dedupKey: alert.dedupKey,
         createdAt: alert.createdAt,
         acknowledgedAt: alert.acknowledgedAt,
         resolvedAt: alert.resolvedAt,
@@ -143,9 +164,9 @@ export const UPDATE_EVENT = 'alert.updated';
  */
 export function alertFanOut(deps: DeliveryDeps, log: { warn(o: object, m: string): void }) {
   const onChange = async (tenantId: string, change: AlertChange) => {
-    const event = eventOf(change);
+    const events = eventsOf(change);
     const all = await deps.destinations.list(tenantId);
-    const subscribed = event ? all.filter((d) => (JSON.parse(d.events) as string[]).includes(event)) : [];
+    const subscribed = all.filter((d) => (JSON.parse(d.events) as string[]).some((e) => (events as string[]).includes(e)));
     const slack = change.kind === 'updated' ? all.filter((d) => d.type === 'slack') : [];
     if (subscribed.length === 0 && slack.length === 0) return;
     const messages = slack.length ? await chat.listSlackMessagesOfAlert(deps.db, tenantId, change.id) : [];
@@ -153,20 +174,32 @@ export function alertFanOut(deps: DeliveryDeps, log: { warn(o: object, m: string
     const { alert } = await getAlertDetail(deps.db, tenantId, change.id);
     // Slack messages that show something else now (a repeat of the alert changes nothing they show).
     const posted = new Set(messages.filter((m) => m.state !== shownState(alert)).map((m) => m.destination_id));
-    const stamp = event ? eventStamp(event, alert) : null;
+    // A heartbeat event only for a monitor's own alert (its integration id is the monitor's), not for any alert whose
+    // sender chose a dedup key that looks like one.
+    const monitor = events.some((e) => e.startsWith('heartbeat.')) && alert.integrationId !== null && (await repo.isHeartbeatMonitor(deps.db, tenantId, alert.integrationId));
+    const stamped = events
+      .filter((event) => monitor || !event.startsWith('heartbeat.'))
+      .map((event) => ({ event, stamp: eventStamp(event, alert) }))
+      .filter((e): e is { event: DestinationEvent; stamp: string } => e.stamp !== null);
     const now = deps.jobs.clock();
     const at = now.toISOString();
-    const jobs = [];
+    const rows: DestinationDeliveriesTable[] = [];
     for (const dest of all) {
-      let row: DestinationDeliveriesTable | null = null;
       if (posted.has(dest.id) && slack.includes(dest)) {
-        const type = event ?? UPDATE_EVENT;
-        row = newDelivery(tenantId, dest.id, type, messageIdOf(`${tenantId}:${alert.id}:update:${alert.updatedAt}`), alertPayload(type, alert, alert.updatedAt, deps.publicUrl), at);
-      } else if (event && stamp && subscribed.includes(dest) && matches(dest, event, alert)) {
-        row = newDelivery(tenantId, dest.id, event, messageIdOf(`${tenantId}:${alert.id}:${event}:${stamp}`), alertPayload(event, alert, stamp, deps.publicUrl), at);
+        const type = stamped.find((e) => e.event !== 'alert.assigned')?.event ?? UPDATE_EVENT;
+        rows.push(newDelivery(tenantId, dest.id, type, messageIdOf(`${tenantId}:${alert.id}:update:${alert.updatedAt}`), alertPayload(type, alert, alert.updatedAt, deps.publicUrl), at));
+        continue;
       }
-      if (row && (await repo.insertDelivery(deps.db, row))) jobs.push(deliverJob(row, 1, now));
+      if (!subscribed.includes(dest)) continue;
+      for (const { event, stamp } of stamped)
+        if (matches(dest, event, alert)) {
+          // An assignment's stamp is the assignee; its time is the alert's last change.
+          const when = event === 'alert.assigned' ? alert.updatedAt : stamp;
+          rows.push(newDelivery(tenantId, dest.id, event, messageIdOf(`${tenantId}:${alert.id}:${event}:${stamp}`), alertPayload(event, alert, when, deps.publicUrl), at));
+        }
     }
+    const jobs = [];
+    for (const row of rows) if (await repo.insertDelivery(deps.db, row)) jobs.push(deliverJob(row, 1, now));
     if (jobs.length) {
       await enqueueJobs(deps.db, jobs, now);
       deps.jobs.worker.wakeWithin(100);
@@ -225,6 +258,8 @@ export async function attemptDelivery(deps: DeliveryDeps, tenantId: string, deli
   if (next.kind === 'retry') await enqueueJobs(deps.db, [deliverJob(delivery, attempt + 1, next.at)], now);
   if (next.kind === 'disable') {
     await repo.updateDestination(deps.db, tenantId, dest.id, { enabled: 0, disabled_reason: DESTINATION_MSG.disabledGone, updated_at: after });
+    deps.destinations.forget(tenantId);
+  } else if (next.kind !== 'succeeded' && delivery.event_type !== TEST_EVENT && (await disableIfFailingTooLong(deps, tenantId, dest, now))) {
     deps.destinations.forget(tenantId);
   }
 }

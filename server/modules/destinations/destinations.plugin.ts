@@ -21,6 +21,7 @@ async function destinations(app: FastifyInstance, deps: Deps) {
     destinations: destinationCache(deps.db),
     bus: deps.bus,
     slack: deps.config.slack,
+    mailer: deps.mailer,
   };
   deps.bus.onAlertChange(alertFanOut(delivery, app.log));
   app.jobs.handle(DELIVER_JOB, async (job, ctx) => {

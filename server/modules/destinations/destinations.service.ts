@@ -90,7 +90,7 @@ export async function createDestination(deps: DestinationServiceDeps, ctx: Tenan
   await checkInput(deps, ctx.tenant.id, input);
   if ((await repo.countDestinations(deps.db, ctx.tenant.id)) >= DESTINATION_LIMITS.perTenant) throw badRequest(DESTINATION_MSG.tooMany);
   const secret = input.type === 'webhook' ? newWebhookSecret() : input.type === 'slack' ? input.botToken! : null;
-  const at = new Date().toISOString();
+  const at = deps.jobs.clock().toISOString();
   const row: DestinationsTable = {
     id: randomUUID(),
     tenant_id: ctx.tenant.id,
@@ -131,7 +131,7 @@ export async function updateDestination(deps: DestinationServiceDeps, ctx: Tenan
     filter: filterJson(input),
     enabled,
     disabled_reason: enabled ? null : row.disabled_reason,
-    updated_at: new Date().toISOString(),
+    updated_at: deps.jobs.clock().toISOString(),
   });
   deps.destinations.forget(ctx.tenant.id);
   return toDestination((await repo.getDestination(deps.db, ctx.tenant.id, id))!);

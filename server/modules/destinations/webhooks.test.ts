@@ -1,6 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESTINATION_MSG } from '../../../contract/destinations.ts';
 import type { Config } from '../../config.ts';
@@ -8,6 +7,7 @@ import { alertTenant } from '../../test/alerts.ts';
 import { registerTeam } from '../../test/factories.ts';
 import { startTestApp, testDatabases, type TestEnv } from '../../test/test-app.ts';
 import { postJson } from './outbound-post.ts';
+import { receiver, until } from '../../test/receiver.ts';
 
 /**
  * The Standard Webhooks reference verification, written out here independently of the server's signing: the key is
@@ -28,39 +28,6 @@ function verifyStandardWebhook(secret: string, headers: http.IncomingHttpHeaders
     return version === 'v1' && given.length === expected.length && timingSafeEqual(given, expected);
   });
 }
-
-interface Received {
-  headers: http.IncomingHttpHeaders;
-  body: string;
-  path: string;
-}
-
-/** A local webhook receiver: records what comes, answers what the test queued (200 when nothing is queued). */
-async function receiver() {
-  const got: Received[] = [];
-  const answers: Array<{ status: number; headers?: Record<string, string>; body?: string }> = [];
-  const server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      got.push({ headers: req.headers, body, path: req.url ?? '' });
-      const a = answers.shift() ?? { status: 200, body: 'ok' };
-      res.writeHead(a.status, a.headers ?? {});
-      res.end(a.body ?? '');
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  return { got, answers, url: `http://127.0.0.1:${port}/hook`, port, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-const until = async (check: () => Promise<boolean>, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
 
 for (const db of testDatabases()) {
   describe(`outbound webhooks [${db.name}]`, () => {
