@@ -322,6 +322,25 @@ describeEachDatabase(
       expect(reset.data.emailSettings).toMatchObject({ dedupPattern: null, resolvePattern: null, priorityWords: null });
     });
 
+    it('routes a mail by the integration’s routing rules like any event: a client by the sender, a dropped test mail', async () => {
+      const m = await mailTenant('Shared backup mailbox');
+      const globex = (await m.owner.agent.post(`/api/tenants/${m.owner.tenantId}/clients`, { name: 'Globex', status: 'active' })).data.id as string;
+      // Before any rule, the mail opens an alert with no client (the address is shared by every client's backups).
+      await send(port(), { to: m.address, from: 'backup@globex.example', subject: 'Backup failed on gx-fs1', text: 'disk full' });
+      expect((await m.active())[0]).toMatchObject({ clientId: null });
+      const rules = [
+        { when: [{ field: 'title', op: 'contains', value: 'test message' }], then: { drop: true } },
+        { when: [{ field: 'source', op: 'matches', value: '@globex\\.example$' }], then: { clientId: globex, priority: 'critical' } },
+      ];
+      expect((await m.owner.agent.put(`${m.base}/${m.id}/rules`, { rules })).statusCode).toBe(200);
+      await send(port(), { to: m.address, from: 'backup@globex.example', subject: 'Backup failed on gx-db2', text: 'disk full' });
+      await send(port(), { to: m.address, from: 'backup@globex.example', subject: 'Veeam test message', text: 'ignore me' });
+      const byKey = new Map((await m.active()).map((a) => [a.dedupKey, a]));
+      expect(byKey.get('backup failed on gx-db2')).toMatchObject({ clientId: globex, clientName: 'Globex', priority: 'critical' });
+      expect([...byKey.keys()].some((k) => String(k).includes('test message'))).toBe(false);
+      expect(byKey.size).toBe(2);
+    });
+
     it('closes its SMTP listener with the app', async () => {
       const env = await startTestApp(t().db, { inboundMail: inboundMailOn(DOMAIN) });
       const p = env.app.inboundMail.port();

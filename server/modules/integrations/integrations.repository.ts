@@ -53,7 +53,7 @@ export async function unsafeFindIntegrationByKeyHash(db: DB, keyHash: string) {
 export async function unsafeFindIntegrationByEmailToken(db: DB, token: string) {
   return db
     .selectFrom('integrations')
-    .select(['id', 'tenant_id', 'client_id', 'name', 'revoked_at', 'email_settings'])
+    .select(['id', 'tenant_id', 'client_id', 'name', 'revoked_at', 'email_settings', 'routing_rules'])
     .where('email_token', '=', token)
     .executeTakeFirst();
 }

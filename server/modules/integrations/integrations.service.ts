@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { DB } from '../../db/database.ts';
-import { now } from '../../db/database.ts';
+import { now, parseJson } from '../../db/database.ts';
 import { INTEGRATION_MSG, type EmailSettings, type EmailSettingsChange, type Integration, type IntegrationWithKey } from '../../../contract/integrations.ts';
 import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
+import type { RoutingRule } from '../../../contract/ingest-formats.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
 import { newIntegrationKey, type IntegrationAuth } from './integration-keys.ts';
 import { emailAddressOf, looksLikeEmailToken, mergeEmailSettings, newEmailToken, readEmailSettings } from './integration-email.ts';
@@ -163,7 +164,8 @@ export async function findIntegrationMailbox(db: DB, token: string): Promise<Int
   const row = await unsafeFindIntegrationByEmailToken(db, token);
   if (!row) return null;
   return {
-    auth: { id: row.id, tenantId: row.tenant_id, clientId: row.client_id, name: row.name },
+    // Its routing rules too (issue 28): a mail's event is routed like any other event of the integration.
+    auth: { id: row.id, tenantId: row.tenant_id, clientId: row.client_id, name: row.name, rules: parseJson<RoutingRule[]>(row.routing_rules ?? '[]', []) },
     settings: readEmailSettings(row.email_settings),
     revoked: row.revoked_at !== null,
   };
