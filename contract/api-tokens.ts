@@ -34,6 +34,7 @@ export const API_TOKEN_MSG = {
   readOnly: 'This API token may only read (GET)',
   notHere: 'API tokens cannot be used on this route',
   rateLimited: 'Too many requests with this API token. Please retry later.',
+  tooManyInvalid: 'Too many invalid API tokens from this address. Please retry later.',
   shownOnce: 'Copy this token now: it is shown only once.',
   none: 'No API tokens yet. Create one for each script or tool that uses the Alertdesk API.',
   loadFailed: 'Failed to load API tokens. Please try again.',

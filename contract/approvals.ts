@@ -2,9 +2,13 @@ import { z } from 'zod';
 import { boundedJson, JSON_LIMITS, listOf, requiredString, TenantParam } from './common.ts';
 
 /** Request types, policy level types (in their order), statuses: spec sections 3 and 4. */
-export const APPROVAL_TYPES = ['expense', 'access', 'change', 'custom'] as const;
+export const APPROVAL_TYPES = ['expense', 'access', 'change', 'custom', 'shift_swap'] as const;
 export type ApprovalType = (typeof APPROVAL_TYPES)[number];
-export const APPROVAL_TYPE_LABELS: Record<ApprovalType, string> = { expense: 'Expense', access: 'Access', change: 'Change', custom: 'Custom' };
+export const APPROVAL_TYPE_LABELS: Record<ApprovalType, string> = { expense: 'Expense', access: 'Access', change: 'Change', custom: 'Custom', shift_swap: 'Shift swap' };
+/** Issue 27: a shift swap is asked from "My on-call" (it names a shift), never through the request form. */
+export const SHIFT_SWAP_TYPE = 'shift_swap' satisfies ApprovalType;
+/** The types the request form offers. */
+export const FORM_REQUEST_TYPES = APPROVAL_TYPES.filter((t) => t !== SHIFT_SWAP_TYPE);
 
 export const APPROVAL_LEVELS = ['manager', 'director', 'executive'] as const;
 export type ApprovalLevelType = (typeof APPROVAL_LEVELS)[number];
@@ -70,7 +74,8 @@ export const APPROVAL_MSG = {
   descriptionRequired: 'Description is required',
   policyNameRequired: 'Name is required',
   policyDescriptionRequired: 'Description is required',
-  typeInvalid: 'Type must be expense, access, change or custom',
+  typeInvalid: 'Type must be expense, access, change, custom or shift_swap',
+  swapFromMyOnCall: 'Shift swaps are asked from My on-call, where you choose the shift',
   levelsCount: 'A policy has between 1 and 3 levels',
   levelTypeInvalid: 'Level must be manager, director or executive',
   levelTypeTwice: 'Each level type can be used only once',

@@ -88,6 +88,8 @@ export const Heartbeat = z
     state: HeartbeatState,
     /** The ping URL's first characters, so a person can tell which URL a job has; the URL itself is never stored. */
     tokenPrefix: z.string(),
+    /** Its own mail address (a mail to it is a ping; a subject saying it failed is a /fail); null while mail is off. */
+    emailAddress: z.string().nullable(),
     lastPingAt: z.string().nullable(),
     /** A run announced with /start and not finished yet (it must finish within the grace time). */
     runStartedAt: z.string().nullable(),

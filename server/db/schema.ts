@@ -537,6 +537,8 @@ export interface HeartbeatsTable {
   priority: 'critical' | 'high' | 'medium' | 'low' | 'info';
   /** SHA-256 of the ping URL's secret; the secret itself is shown once. */
   token_hash: string;
+  /** The local part of its own mail address (a mail to it is a ping); renewed with the ping URL. Migration 0034. */
+  email_token: string | null;
   token_prefix: string;
   state: 'new' | 'up' | 'late' | 'down' | 'paused';
   period_start_at: string | null;
@@ -830,3 +832,37 @@ interface PsaTables {
 }
 
 export interface Database extends PsaTables {}
+
+/** A shift swap beside its approval request (migration 0033, issue 27); status follows the request's. */
+export interface ShiftSwapsTable {
+  request_id: string;
+  tenant_id: string;
+  schedule_id: string;
+  requester_id: string;
+  taker_id: string;
+  role: 'primary' | 'secondary';
+  starts_at: string;
+  ends_at: string;
+  note: string | null;
+  status: string;
+  /** The override made on final approval. */
+  override_id: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** Per schedule: whether only its participants may take its pager (migration 0033). */
+export interface OncallPagerSettingsTable {
+  schedule_id: string;
+  tenant_id: string;
+  participants_only: number;
+  updated_by: string | null;
+  updated_at: string;
+}
+
+export interface ShiftSwapTables {
+  shift_swaps: ShiftSwapsTable;
+  oncall_pager_settings: OncallPagerSettingsTable;
+}
+
+export interface Database extends ShiftSwapTables {}

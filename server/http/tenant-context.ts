@@ -44,7 +44,7 @@ export type TenantContextLoader = (user: SessionUser, tenantId: string, standing
  * TenantContext (its user is the token's creator, named after the token) or throws the refusal (401 invalid, expired
  * or revoked; 403 a route or method the token may not use; 429 over its rate).
  */
-export type ApiTokenAuth = (token: string, request: { tenantId: string; method: string; routeUrl: string }) => Promise<TenantContext>;
+export type ApiTokenAuth = (token: string, request: { tenantId: string; method: string; routeUrl: string; ip: string }) => Promise<TenantContext>;
 
 const kApiTokenAuth = Symbol('apiTokenAuth');
 type AuthHolder = { [kApiTokenAuth]?: ApiTokenAuth };
@@ -64,7 +64,7 @@ async function tokenActor(app: FastifyInstance, req: FastifyRequest, token: stri
   const auth = (app as unknown as AuthHolder)[kApiTokenAuth];
   const tenantId = req.routeOptions.config?.tenantScoped ? (req.params as { tenantId?: unknown }).tenantId : undefined;
   if (!auth || typeof tenantId !== 'string' || !PLAIN_ID.test(tenantId)) return;
-  const ctx = await auth(token, { tenantId, method: req.method, routeUrl: req.routeOptions.url ?? '' });
+  const ctx = await auth(token, { tenantId, method: req.method, routeUrl: req.routeOptions.url ?? '', ip: req.ip });
   if (ctx.tenant.id !== tenantId) throw notFound();
   req.sessionUser = ctx.user;
   req.apiTokenContext = ctx;

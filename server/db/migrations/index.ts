@@ -32,6 +32,7 @@ import * as m0030 from './0030_chat_destinations.ts';
 import * as m0031 from './0031_escalation_targets.ts';
 import * as m0032 from './0032_notification_rules.ts';
 import * as m0033 from './0033_shift_swaps.ts';
+import * as m0034 from './0034_heartbeat_mail.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -68,4 +69,5 @@ export const migrations: Record<string, Migration> = {
   '0031_escalation_targets': m0031,
   '0032_notification_rules': m0032,
   '0033_shift_swaps': m0033,
+  '0034_heartbeat_mail': m0034,
 };

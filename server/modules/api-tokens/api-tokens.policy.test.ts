@@ -17,6 +17,11 @@ describe('where an API token works', () => {
     ['write', 'PUT', '/api/tenants/:tenantId/notification-preferences', 'notHere'],
     ['write', 'POST', '/api/tenants/:tenantId/myOnCall/calendarFeed', 'notHere'],
     ['read', 'GET', '/api/tenants/:tenantId/events', 'notHere'],
+    ['write', 'POST', '/api/tenants/:tenantId/psaConnections', 'notHere'],
+    ['write', 'POST', '/api/tenants/:tenantId/shiftSwaps', 'notHere'],
+    ['read', 'GET', '/api/tenants/:tenantId/pagerOptions', 'notHere'],
+    ['write', 'POST', '/api/tenants/:tenantId/onCallSchedules/:scheduleId/takePager', 'notHere'],
+    ['write', 'GET', '/api/tenants/:tenantId/onCallSchedules/:scheduleId', 'ok'],
     ['write', 'GET', '/api/me', 'notHere'],
     ['write', 'DELETE', '/api/tenants/:tenantId', 'notHere'],
   ] as const)('%s %s %s → %s', (role, method, url, expected) => {

@@ -6,7 +6,10 @@ import type { ApiTokenRole } from '../../../contract/api-tokens.ts';
  * management (details, members), its API tokens or destinations (secrets), a person's own settings
  * (notification preferences, my on-call and its calendar feed) or the live event stream (re-checked against sessions).
  */
-const NOT_FOR_TOKENS = new Set(['details', 'members', 'invitations', 'apiTokens', 'destinations', 'notification-preferences', 'myOnCall', 'events']);
+// A person's own acts (their swaps, taking the pager) and what holds credentials (destinations, PSA connections) are
+// not for scripts.
+const NOT_FOR_TOKENS = new Set(['details', 'members', 'invitations', 'apiTokens', 'destinations', 'psaConnections', 'notification-preferences', 'myOnCall', 'shiftSwaps', 'pagerOptions', 'events']);
+const PERSONAL_ACTS = /\/takePager$/;
 
 const READ_METHODS = new Set(['GET', 'HEAD']);
 
@@ -15,7 +18,7 @@ export type TokenUse = 'ok' | 'notHere' | 'readOnly';
 /** Whether a token of `role` may make this request (routeUrl: the route's pattern, `/api/tenants/:tenantId/…`). */
 export function tokenUse(role: ApiTokenRole, method: string, routeUrl: string): TokenUse {
   const m = /^\/api\/tenants\/:tenantId\/([^/]+)/.exec(routeUrl);
-  if (!m || NOT_FOR_TOKENS.has(m[1])) return 'notHere';
+  if (!m || NOT_FOR_TOKENS.has(m[1]) || PERSONAL_ACTS.test(routeUrl)) return 'notHere';
   if (role === 'read' && !READ_METHODS.has(method.toUpperCase())) return 'readOnly';
   return 'ok';
 }

@@ -67,6 +67,9 @@ export async function revokeApiToken(db: DB, ctx: TenantContext, id: string, now
   if (!(await repo.revokeToken(db, ctx.tenant.id, id, now.toISOString()))) throw notFound(API_TOKEN_MSG.notFound);
 }
 
+/** Invalid tokens one address may present a minute (per instance) before it is answered 429. */
+export const INVALID_PER_MINUTE = 30;
+
 /**
  * What `Authorization: Bearer adk_…` means on a tenant's route (handed to tenant-context.ts): the token's
  * TenantContext (its creator, named "<creator> via API token '<name>'", with the token's role), or the refusal.
@@ -74,12 +77,19 @@ export async function revokeApiToken(db: DB, ctx: TenantContext, id: string, now
  */
 export function apiTokenAuthenticator(db: DB, opts: { ratePerMinute: number; now?: () => Date }) {
   const counter = new WindowCounter(opts.ratePerMinute, 60_000);
+  // Guessing tokens from one address: past INVALID_PER_MINUTE refusals a minute it is answered 429 without a look-up.
+  const invalid = new WindowCounter(INVALID_PER_MINUTE, 60_000);
   const lastWrite = new Map<string, number>();
   const clock = opts.now ?? (() => new Date());
-  return async (token: string, request: { tenantId: string; method: string; routeUrl: string }): Promise<TenantContext> => {
+  return async (token: string, request: { tenantId: string; method: string; routeUrl: string; ip: string }): Promise<TenantContext> => {
     const now = clock();
+    const blocked = invalid.blockedFor(request.ip, now.getTime());
+    if (blocked > 0) throw tooMany(API_TOKEN_MSG.tooManyInvalid, blocked);
     const found = token.length <= 200 ? await repo.unsafeFindTokenByHash(db, hashToken(token)) : undefined;
-    if (!found || !tokenLive(found.token, now)) throw unauthorized(API_TOKEN_MSG.invalid);
+    if (!found || !tokenLive(found.token, now)) {
+      invalid.hit(request.ip, now.getTime());
+      throw unauthorized(API_TOKEN_MSG.invalid);
+    }
     const { token: row, user } = found;
     // Another tenant's route: 404 like a missing tenant (before anything about the route is said).
     if (row.tenant_id !== request.tenantId) throw notFound();

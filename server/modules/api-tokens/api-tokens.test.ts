@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { expect, it } from 'vitest';
 import { API_TOKEN_MSG } from '../../../contract/api-tokens.ts';
+import { INVALID_PER_MINUTE } from './api-tokens.service.ts';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, registerOwner, registerTeam, superAdmin } from '../../test/factories.ts';
 import { alertTenant } from '../../test/alerts.ts';
@@ -215,3 +216,22 @@ describeEachDatabase(
   },
   { apiTokenRateLimit: 3 },
 );
+
+describeEachDatabase('API tokens: guessing', (t) => {
+  it('answers 429 to an address past 30 invalid tokens a minute, before any look-up; other addresses and valid tokens elsewhere unaffected', async () => {
+    const owner = await registerOwner(t().app);
+    const good = await mint(owner.agent, owner.tenantId, { role: 'read' });
+    const url = `/api/tenants/${owner.tenantId}/clients`;
+    const guess = (i: number, remoteAddress: string) =>
+      t().app.inject({ method: 'GET', url, remoteAddress, headers: { authorization: `Bearer adk_${String(i).padStart(43, 'x')}` } });
+    for (let i = 0; i < INVALID_PER_MINUTE; i++) expect((await guess(i, '203.0.113.7')).statusCode).toBe(401);
+    const blocked = await guess(99, '203.0.113.7');
+    expect(blocked.statusCode).toBe(429);
+    expect(JSON.parse(blocked.body).error.message).toBe(API_TOKEN_MSG.tooManyInvalid);
+    expect(Number(blocked.headers['retry-after'])).toBeGreaterThan(0);
+    // Even a real token from that address waits: the address is what is limited, not the token.
+    expect((await t().app.inject({ method: 'GET', url, remoteAddress: '203.0.113.7', headers: { authorization: `Bearer ${good.token}` } })).statusCode).toBe(429);
+    expect((await guess(100, '198.51.100.9')).statusCode).toBe(401);
+    expect((await t().app.inject({ method: 'GET', url, remoteAddress: '198.51.100.9', headers: { authorization: `Bearer ${good.token}` } })).statusCode).toBe(200);
+  });
+});

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { APPROVAL_MSG, APPROVAL_TYPES, type ApprovalPolicy, type ApprovalPolicyInput, type ApprovalRequestTypes } from '../../../contract/approvals.ts';
+import { APPROVAL_MSG, FORM_REQUEST_TYPES, type ApprovalPolicy, type ApprovalPolicyInput, type ApprovalRequestTypes } from '../../../contract/approvals.ts';
 import type { DB } from '../../db/database.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
@@ -32,10 +32,10 @@ export async function listPolicies(db: DB, ctx: TenantContext) {
   return { items: (await repo.listPolicies(db, ctx.tenant.id)).map(repo.toPolicy) };
 }
 
-/** Every request type and whether a new request of it has a policy to go through; any member may ask (the request form). */
+/** Every request type the request form offers (not shift swaps: My on-call asks those) and whether a new request of it has a policy to go through; any member may ask (the request form). */
 export async function listRequestTypes(db: DB, ctx: TenantContext): Promise<ApprovalRequestTypes> {
   const active = new Set(await repo.listActivePolicyTypes(db, ctx.tenant.id));
-  return { items: APPROVAL_TYPES.map((type) => ({ type, hasActivePolicy: active.has(type) })) };
+  return { items: FORM_REQUEST_TYPES.map((type) => ({ type, hasActivePolicy: active.has(type) })) };
 }
 
 export async function getPolicy(db: DB, ctx: TenantContext, policyId: string): Promise<ApprovalPolicy> {

@@ -7,6 +7,7 @@ import type { JobHandler } from '../../jobs/job-worker.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
 import * as repo from './approvals.repository.ts';
 import { registerApprovalRoutes } from './approvals.routes.ts';
+import { registerShiftSwapRoutes } from './shift-swaps.routes.ts';
 import { APPROVAL_JOB, expireRequest, notificationText, type ApprovalDeps, type NotifyPayload } from './approvals.service.ts';
 
 declare module 'fastify' {
@@ -52,6 +53,7 @@ async function approvals(app: FastifyInstance, deps: Deps) {
 
   app.jobs.handle(APPROVAL_JOB.expire, expire);
   app.jobs.handle(APPROVAL_JOB.notify, notify);
+  registerShiftSwapRoutes(app, approvalDeps);
 
   await app.register(async (scope) => {
     await scope.register(multipart, {

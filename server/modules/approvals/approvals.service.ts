@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import {
   APPROVAL_MSG,
+  SHIFT_SWAP_TYPE,
   type ApprovalHistoryEntry,
   type ApprovalListQuery,
   type ApprovalRequest,
@@ -24,6 +25,7 @@ import { decide, start, type FlowAction, type FlowPolicy, type FlowRequest, type
 import { expiryJob, notifyJobs } from './approval-jobs.ts';
 import { abilitiesOf, currentIndex, mayView } from './approvals.policy.ts';
 import * as repo from './approvals.repository.ts';
+import { settleShiftSwap } from './shift-swap-outcome.ts';
 
 export { APPROVAL_JOB, notificationText, type NotifyPayload } from './approval-jobs.ts';
 
@@ -34,6 +36,17 @@ export interface ApprovalDeps {
   clock: Clock;
   /** New jobs were scheduled: let this instance's worker look now. */
   wake: () => void;
+}
+
+/**
+ * A request made by another part of the approvals module (a shift swap): its policy, the people who decide its first
+ * level in place of the policy's, the latest its first level may wait, and rows written in the same transaction.
+ */
+export interface RequestExtras {
+  policy: repo.PolicyRow;
+  firstApprovers: string[];
+  expiresBy: string;
+  inTransaction: (trx: DB, row: repo.RequestRow) => Promise<void>;
 }
 
 /** A file that came with a new request. */
@@ -66,8 +79,9 @@ function flowRequestOf(row: Row): FlowRequest {
 function flowPolicyOf(p: repo.PolicyRow): FlowPolicy {
   return {
     autoRejectOnExpire: p.auto_reject_on_expire !== 0,
-    notifyOnCreate: p.notify_on_create === 1,
-    notifyOnUpdate: p.notify_on_update === 1,
+    // A shift swap always tells the person asked and the requester (issue 27), whatever the policy's switches.
+    notifyOnCreate: p.notify_on_create === 1 || p.type === SHIFT_SWAP_TYPE,
+    notifyOnUpdate: p.notify_on_update === 1 || p.type === SHIFT_SWAP_TYPE,
     delegationEnabled: p.delegation_enabled === 1,
     selfApprovalAllowed: p.self_approval_allowed === 1,
   };
@@ -178,17 +192,23 @@ function announce(deps: ApprovalDeps, row: Pick<Row, 'tenant_id' | 'id'>, status
  * Creates a request under the active policy of its type (spec section 4). The request, its approvers, its history,
  * its files, its expiry and its notifications are one transaction.
  */
-export async function createRequest(deps: ApprovalDeps, ctx: TenantContext, input: ApprovalRequestInput, files: IncomingFile[] = []): Promise<ApprovalRequest> {
+export async function createRequest(deps: ApprovalDeps, ctx: TenantContext, input: ApprovalRequestInput, files: IncomingFile[] = [], extras?: RequestExtras): Promise<ApprovalRequest> {
   const { db } = deps;
   const tenantId = ctx.tenant.id;
+  if (input.type === SHIFT_SWAP_TYPE && !extras) throw badRequest(APPROVAL_MSG.swapFromMyOnCall, { type: APPROVAL_MSG.swapFromMyOnCall });
   const noPolicy = () => badRequest(APPROVAL_MSG.noActivePolicy(input.type), { type: APPROVAL_MSG.noActivePolicy(input.type) });
-  const policy = await repo.findActivePolicy(db, tenantId, input.type);
+  const policy = extras?.policy ?? (await repo.findActivePolicy(db, tenantId, input.type));
   if (!policy) throw noPolicy();
   const now = deps.clock();
   const at = now.toISOString();
   const requester = actorOf(ctx);
-  const first = start(repo.toPolicy(policy).levels, requester, flowPolicyOf(policy), now);
+  const levels = repo.toPolicy(policy).levels.map((l, i) => (i === 0 && extras ? { ...l, approvers: extras.firstApprovers } : l));
+  const first = start(levels, requester, flowPolicyOf(policy), now);
   if (!first) throw noPolicy();
+  if (extras && first.expiresAt && first.expiresAt > extras.expiresBy) {
+    first.expiresAt = extras.expiresBy;
+    first.expiry = { level: 0, dueAt: extras.expiresBy };
+  }
   const row: Row = {
     id: randomUUID(),
     tenant_id: tenantId,
@@ -216,6 +236,7 @@ export async function createRequest(deps: ApprovalDeps, ctx: TenantContext, inpu
     for (const f of files) {
       await repo.insertAttachment(trx, { id: randomUUID(), tenantId, requestId: row.id, filename: f.filename, contentType: f.contentType, data: f.data, position: position++, at });
     }
+    await extras?.inTransaction(trx, row);
     await enqueueJobs(trx, jobsOf(row, first, now), now);
   });
   announce(deps, row, first.status, at);
@@ -233,6 +254,7 @@ async function write(deps: ApprovalDeps, row: Row, move: Move, at: Date): Promis
     if (!(await repo.updateRequestIfUnchanged(trx, { tenant_id: row.tenant_id, id: row.id, version: move.ifVersion }, set))) return false;
     await repo.setCurrentApprovers(trx, row.tenant_id, row.id, move.approvers);
     await repo.insertHistory(trx, historyOf(row, move, iso));
+    await settleShiftSwap(trx, row, move, iso);
     await enqueueJobs(trx, jobsOf(row, move, at), at);
     return true;
   });

@@ -106,7 +106,11 @@ export function createHeartbeatMonitor(deps: HeartbeatMonitorDeps) {
    */
   async function ping(token: string, kind: PingKind, body: string | null): Promise<void> {
     if (!TOKEN_SHAPE.test(token)) throw notFound(HEARTBEAT_MSG.unknownPingUrl);
-    const hash = hashToken(token);
+    return pingHash(hashToken(token), kind, body);
+  }
+
+  /** A ping of the monitor whose secret has this hash (the ping URL's, or found by its mail address). */
+  async function pingHash(hash: string, kind: PingKind, body: string | null): Promise<void> {
     // Counted before the look-up: a flood on one URL costs no query.
     const wait = pings.blockedFor(hash);
     if (wait > 0) throw tooMany(HEARTBEAT_MSG.rateLimited, wait);
@@ -159,7 +163,7 @@ export function createHeartbeatMonitor(deps: HeartbeatMonitorDeps) {
     return due.length + stale.length;
   }
 
-  return { ping, sweep, syncAlert };
+  return { ping, pingHash, sweep, syncAlert };
 }
 
 export type HeartbeatMonitor = ReturnType<typeof createHeartbeatMonitor>;

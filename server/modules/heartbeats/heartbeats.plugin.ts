@@ -21,7 +21,7 @@ async function heartbeats(app: FastifyInstance, deps: Deps) {
   const monitor = createHeartbeatMonitor({ db: deps.db, ingest: app.alerts.ingest, clock, log: app.log });
   app.decorate('heartbeats', { monitor });
   app.jobs.sweep((now) => monitor.sweep(now));
-  registerHeartbeatRoutes(app, { db: deps.db, clock, publicUrl: () => deps.config.publicUrl });
+  registerHeartbeatRoutes(app, { db: deps.db, clock, publicUrl: () => deps.config.publicUrl, mailDomain: deps.config.inboundMail.port === null ? null : deps.config.inboundMail.domain });
   await registerPingRoutes(app, monitor);
 }
 

@@ -85,6 +85,11 @@ export async function deleteHeartbeat(db: DB, tenantId: string, id: string) {
   return Number(r.numDeletedRows) > 0;
 }
 
+/** The ping URL secret's hash of the monitor whose mail address has this local part, across every tenant; or null. */
+export async function unsafeFindHeartbeatTokenHashByEmailToken(db: DB, emailToken: string): Promise<string | null> {
+  return (await db.selectFrom('heartbeats').select('token_hash').where('email_token', '=', emailToken).executeTakeFirst())?.token_hash ?? null;
+}
+
 /** The monitor a ping URL's secret belongs to, across every tenant: the secret is the pinger's only credential. */
 export async function unsafeFindHeartbeatByTokenHash(db: DB, tokenHash: string): Promise<HeartbeatsTable | undefined> {
   return db.selectFrom('heartbeats').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst();

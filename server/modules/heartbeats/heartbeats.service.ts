@@ -6,6 +6,7 @@ import type { TenantContext } from '../../http/tenant-context.ts';
 import type { Clock } from '../../jobs/job-worker.ts';
 import { newToken } from '../../lib/tokens.ts';
 import { existingClientIds } from '../clients/clients.service.ts';
+import { emailAddressOf, looksLikeEmailToken, newEmailToken } from '../integrations/integration-email.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import { lockTenant } from '../tenants/tenants.service.ts';
 import { fieldsOf, stateColumns } from './heartbeat-monitor.ts';
@@ -18,6 +19,8 @@ export interface HeartbeatServiceDeps {
   clock: Clock;
   /** Read at each call: the public URL can be settled after start (tests learn their port only once listening). */
   publicUrl: () => string;
+  /** The domain of the monitors' mail addresses (INBOUND_EMAIL_DOMAIN); null while mail is off (no address shown). */
+  mailDomain: string | null;
 }
 
 /**
@@ -28,7 +31,7 @@ const MANAGE = 'manageIntegrations' as const;
 
 const heartbeatNotFound = () => notFound(HEARTBEAT_MSG.notFound);
 
-export function toHeartbeat(row: repo.HeartbeatRow): Heartbeat {
+export function toHeartbeat(row: repo.HeartbeatRow, mailDomain: string | null = null): Heartbeat {
   const m = fieldsOf(row);
   const { lateAt, downAt } = deadlines(m);
   return {
@@ -41,6 +44,7 @@ export function toHeartbeat(row: repo.HeartbeatRow): Heartbeat {
     priority: row.priority,
     state: row.state,
     tokenPrefix: row.token_prefix,
+    emailAddress: mailDomain ? emailAddressOf(row.email_token, mailDomain) : null,
     lastPingAt: row.last_ping_at,
     runStartedAt: row.run_started_at,
     lastFailAt: row.last_fail_at,
@@ -69,11 +73,11 @@ async function load(db: DB, tenantId: string, id: string) {
 
 export async function listTenantHeartbeats(deps: HeartbeatServiceDeps, ctx: TenantContext, query: { clientId?: string }) {
   const rows = await repo.listHeartbeats(deps.db, ctx.tenant.id, query);
-  return { items: rows.map(toHeartbeat), total: rows.length, page: 1, pageSize: Math.max(rows.length, 1) };
+  return { items: rows.map((r) => toHeartbeat(r, deps.mailDomain)), total: rows.length, page: 1, pageSize: Math.max(rows.length, 1) };
 }
 
 export async function getHeartbeat(deps: HeartbeatServiceDeps, ctx: TenantContext, id: string) {
-  return toHeartbeat(await load(deps.db, ctx.tenant.id, id));
+  return toHeartbeat(await load(deps.db, ctx.tenant.id, id), deps.mailDomain);
 }
 
 /** A new monitor, state new (it waits for its first ping); its ping URL is in this answer and nowhere else. */
@@ -98,6 +102,7 @@ export async function createHeartbeat(deps: HeartbeatServiceDeps, ctx: TenantCon
       priority: input.priority,
       token_hash: hash,
       token_prefix: token.slice(0, 6),
+      email_token: newEmailToken(),
       state: 'new',
       period_start_at: null,
       run_started_at: null,
@@ -115,7 +120,7 @@ export async function createHeartbeat(deps: HeartbeatServiceDeps, ctx: TenantCon
       updated_at: at,
     });
   });
-  return { ...toHeartbeat(await load(deps.db, tenantId, id)), pingUrl: pingUrl(deps, token) };
+  return { ...toHeartbeat(await load(deps.db, tenantId, id), deps.mailDomain), pingUrl: pingUrl(deps, token) };
 }
 
 /**
@@ -128,7 +133,7 @@ async function rewrite(deps: HeartbeatServiceDeps, tenantId: string, id: string,
     const now = deps.clock();
     const { fields, extra } = change(fieldsOf(row), row);
     const set = { ...stateColumns(row, fields, null, now), ...extra, updated_at: now.toISOString() };
-    if (await repo.updateHeartbeatIf(deps.db, tenantId, id, { version: Number(row.version) }, set)) return toHeartbeat(await load(deps.db, tenantId, id));
+    if (await repo.updateHeartbeatIf(deps.db, tenantId, id, { version: Number(row.version) }, set)) return toHeartbeat(await load(deps.db, tenantId, id), deps.mailDomain);
   }
   throw new AppError(409, 'conflict', 'The monitor changed meanwhile. Please retry.');
 }
@@ -153,11 +158,11 @@ export async function resumeHeartbeat(deps: HeartbeatServiceDeps, ctx: TenantCon
   return rewrite(deps, ctx.tenant.id, id, (m) => ({ fields: resume(m, deps.clock()) }));
 }
 
-/** A new ping URL; the old one stops working at once. */
+/** A new ping URL and mail address; the old ones stop working at once (either one lets anyone report the job done). */
 export async function renewPingUrl(deps: HeartbeatServiceDeps, ctx: TenantContext, id: string): Promise<HeartbeatWithPingUrl> {
   authorize(ctx, MANAGE);
   const { token, hash } = newToken();
-  const heartbeat = await rewrite(deps, ctx.tenant.id, id, (m) => ({ fields: m, extra: { token_hash: hash, token_prefix: token.slice(0, 6) } }));
+  const heartbeat = await rewrite(deps, ctx.tenant.id, id, (m) => ({ fields: m, extra: { token_hash: hash, token_prefix: token.slice(0, 6), email_token: newEmailToken() } }));
   return { ...heartbeat, pingUrl: pingUrl(deps, token) };
 }
 
@@ -165,4 +170,13 @@ export async function renewPingUrl(deps: HeartbeatServiceDeps, ctx: TenantContex
 export async function deleteHeartbeat(deps: HeartbeatServiceDeps, ctx: TenantContext, id: string) {
   authorize(ctx, MANAGE);
   if (!(await repo.deleteHeartbeat(deps.db, ctx.tenant.id, id))) throw heartbeatNotFound();
+}
+
+/**
+ * The monitor a mail address's local part belongs to, as the hash of its ping URL's secret (any tenant: the address is
+ * all a mail names); null when none. A mail to it is a ping (inbound-mail).
+ */
+export async function findHeartbeatMailbox(db: DB, token: string): Promise<string | null> {
+  if (!looksLikeEmailToken(token)) return null;
+  return repo.unsafeFindHeartbeatTokenHashByEmailToken(db, token);
 }

@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Deps } from '../../deps.ts';
 import { findIntegrationMailbox } from '../integrations/integrations.service.ts';
+import { findHeartbeatMailbox } from '../heartbeats/heartbeats.service.ts';
 import { MailboxCache } from './mailbox-cache.ts';
 import { createSmtpListener } from './smtp-listener.ts';
 
@@ -28,7 +29,13 @@ declare module 'fastify' {
  */
 async function inboundMail(app: FastifyInstance, deps: Deps) {
   const { config, db, bus } = deps;
-  const cache = new MailboxCache((token) => findIntegrationMailbox(db, token));
+  // An integration's address, else a heartbeat monitor's (the two share one namespace of random tokens).
+  const cache = new MailboxCache(async (token) => {
+    const integration = await findIntegrationMailbox(db, token);
+    if (integration) return integration;
+    const heartbeatTokenHash = await findHeartbeatMailbox(db, token);
+    return heartbeatTokenHash ? { heartbeatTokenHash, revoked: false as const } : null;
+  });
   bus.onInvalidateIntegrations((ids) => cache.evict(ids));
   let port: number | null = null;
   app.decorate('inboundMail', { port: () => port } satisfies InboundMailRuntime);
@@ -41,6 +48,7 @@ async function inboundMail(app: FastifyInstance, deps: Deps) {
     log: app.log.child({ module: 'inbound-mail' }),
     lookup: (token) => cache.lookup(token),
     deliver: (auth, event) => app.alerts.ingest.process(auth, event),
+    ping: (tokenHash, kind, output) => app.heartbeats.monitor.pingHash(tokenHash, kind, output),
   });
   app.addHook('onReady', async () => {
     try {
@@ -56,4 +64,4 @@ async function inboundMail(app: FastifyInstance, deps: Deps) {
   });
 }
 
-export const inboundMailPlugin = fp(inboundMail, { name: 'inbound-mail', dependencies: ['alert-runtime'] });
+export const inboundMailPlugin = fp(inboundMail, { name: 'inbound-mail', dependencies: ['alert-runtime', 'heartbeats'] });

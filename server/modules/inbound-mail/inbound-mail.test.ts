@@ -341,6 +341,31 @@ describeEachDatabase(
       expect(byKey.size).toBe(2);
     });
 
+    it('takes a mail to a heartbeat monitor’s own address as a ping, and a subject saying it failed as a /fail', async () => {
+      const owner = await registerOwner(t().app);
+      const base = `/api/tenants/${owner.tenantId}/heartbeats`;
+      const created = await owner.agent.post(base, { name: 'Nightly backup', intervalMinutes: 60, graceMinutes: 10, priority: 'critical' });
+      expect(created.statusCode).toBe(201);
+      const address = created.data.emailAddress as string;
+      expect(address).toMatch(/^[a-z0-9]{24}@alerts\.test$/);
+      const read = async () => (await owner.agent.get(`${base}/${created.data.id}`)).data;
+      expect((await read()).state).toBe('new');
+      expect(await send(port(), { to: address, from: 'veeam@client.example', subject: 'Backup job Nightly: Success', text: 'All 4 VMs processed.' })).toMatch(/^250 /);
+      expect(await read()).toMatchObject({ state: 'up', lastFailAt: null });
+      await send(port(), { to: address, from: 'veeam@client.example', subject: '[Failed] Backup job Nightly', text: 'VM fs-2: the target disk is full.' });
+      const down = await read();
+      expect(down.state).toBe('down');
+      const detail = (await owner.agent.get(`/api/tenants/${owner.tenantId}/alerts/${down.alertId}`)).data;
+      expect(detail.alert.description).toContain('VM fs-2: the target disk is full.');
+      // A new ping URL comes with a new address: the old one pings nothing any more.
+      const renewed = await owner.agent.post(`${base}/${created.data.id}/renew`);
+      expect(renewed.data.emailAddress).not.toBe(address);
+      await send(port(), { to: address, subject: 'Backup job Nightly: Success', text: 'ok' }).catch(() => {});
+      expect((await read()).state).toBe('down');
+      await send(port(), { to: renewed.data.emailAddress, subject: 'Backup job Nightly: Success', text: 'ok' });
+      expect((await read()).state).toBe('up');
+    });
+
     it('closes its SMTP listener with the app', async () => {
       const env = await startTestApp(t().db, { inboundMail: inboundMailOn(DOMAIN) });
       const p = env.app.inboundMail.port();

@@ -1,4 +1,4 @@
-import type { IntegrationMailbox } from '../integrations/integrations.service.ts';
+import type { Mailbox } from './smtp-listener.ts';
 
 const POSITIVE_TTL_MS = 60_000;
 const NEGATIVE_TTL_MS = 5_000;
@@ -10,11 +10,11 @@ const MAX_ENTRIES = 50_000;
  * the alert bus); the TTL only bounds how long a missed eviction could last.
  */
 export class MailboxCache {
-  private entries = new Map<string, { mailbox: IntegrationMailbox | null; expiresAt: number }>();
+  private entries = new Map<string, { mailbox: Mailbox | null; expiresAt: number }>();
 
-  constructor(private readonly load: (token: string) => Promise<IntegrationMailbox | null>) {}
+  constructor(private readonly load: (token: string) => Promise<Mailbox | null>) {}
 
-  async lookup(token: string): Promise<IntegrationMailbox | null> {
+  async lookup(token: string): Promise<Mailbox | null> {
     const at = Date.now();
     const hit = this.entries.get(token);
     if (hit && hit.expiresAt > at) return hit.mailbox;
@@ -27,6 +27,6 @@ export class MailboxCache {
   /** Forgets the given integrations, and every "no such address" answer (a renewal may have made one wrong). */
   evict(integrationIds: string[]) {
     const ids = new Set(integrationIds);
-    for (const [token, e] of this.entries) if (!e.mailbox || ids.has(e.mailbox.auth.id)) this.entries.delete(token);
+    for (const [token, e] of this.entries) if (!e.mailbox || !('auth' in e.mailbox) || ids.has(e.mailbox.auth.id)) this.entries.delete(token);
   }
 }

@@ -16,15 +16,29 @@ export const MAX_RECIPIENTS = 10;
 /** Refused recipients per connection before it is closed (421): guessing addresses costs a new connection each time. */
 export const MAX_REFUSED_RECIPIENTS = 20;
 
+/** A heartbeat monitor's address (issue 28): a mail to it is a ping, found by the hash of the ping URL's secret. */
+export interface HeartbeatMailbox {
+  heartbeatTokenHash: string;
+  revoked: false;
+}
+export type Mailbox = IntegrationMailbox | HeartbeatMailbox;
+
 export interface SmtpListenerOptions {
   domain: string;
   tls: { certFile: string; keyFile: string } | null;
   log: FastifyBaseLogger;
-  /** The integration an address's local part belongs to (cached), or null. */
-  lookup(token: string): Promise<IntegrationMailbox | null>;
+  /** The integration or heartbeat monitor an address's local part belongs to (cached), or null. */
+  lookup(token: string): Promise<Mailbox | null>;
   /** Stores one integration's event (the ingestion service); resolves once it is committed. */
   deliver(auth: IntegrationAuth, event: NormalizedEvent): Promise<unknown>;
+  /** Records a monitor's ping (heartbeat-monitor pingHash); `output` goes with a failure. */
+  ping(tokenHash: string, kind: 'success' | 'fail', output: string | null): Promise<void>;
 }
+
+/** A subject saying the job failed makes a mail to a monitor a /fail ping ("Backup job FAILED", "[Error] …"). */
+const FAILED_SUBJECT = /\b(fail|fails|failed|failure|error|errors|unsuccessful|aborted)\b/i;
+/** The part of a failure mail's text that goes into the monitor's alert, as a /fail's body would. */
+const PING_OUTPUT_MAX = 10_000;
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
 const TRY_LATER = 'Temporary failure, please try again later';
@@ -40,7 +54,7 @@ const TRY_LATER = 'Temporary failure, please try again later';
  * No AUTH (mail comes from MTAs, as to any MX); STARTTLS only with a configured certificate.
  */
 export function createSmtpListener(opts: SmtpListenerOptions) {
-  const accepted = new WeakMap<SMTPServerSession, Map<string, IntegrationMailbox>>();
+  const accepted = new WeakMap<SMTPServerSession, Map<string, Mailbox>>();
   const refusedCount = new WeakMap<SMTPServerSession, number>();
   const refuse = (session: SMTPServerSession, rcpt: string) => {
     const refused = (refusedCount.get(session) ?? 0) + 1;
@@ -98,7 +112,7 @@ export function createSmtpListener(opts: SmtpListenerOptions) {
   };
 
   /** The message, read and stored for each recipient: the 250 text, or an error carrying its SMTP code. */
-  async function receive(raw: Buffer, envelopeFrom: string, recipients: Array<{ address: string; mailbox: IntegrationMailbox }>): Promise<string> {
+  async function receive(raw: Buffer, envelopeFrom: string, recipients: Array<{ address: string; mailbox: Mailbox }>): Promise<string> {
     let parsed: Awaited<ReturnType<typeof parseMail>>;
     try {
       parsed = await parseMail(raw, envelopeFrom);
@@ -114,6 +128,7 @@ export function createSmtpListener(opts: SmtpListenerOptions) {
     try {
       await Promise.all(
         recipients.map(async ({ address, mailbox }) => {
+          if ('heartbeatTokenHash' in mailbox) return pingByMail(mailbox, parsed.mail);
           const { event, timedOut } = mailToEvent(parsed.mail, mailbox.settings, address);
           if (timedOut.length) opts.log.warn({ integrationId: mailbox.auth.id, patterns: timedOut }, 'inbound mail: a pattern ran too long and counted as not matching');
           await opts.deliver(mailbox.auth, event);
@@ -124,6 +139,21 @@ export function createSmtpListener(opts: SmtpListenerOptions) {
       throw smtpError(451, TRY_LATER);
     }
     return 'Accepted';
+  }
+
+  /**
+   * A mail to a monitor: a ping, or a /fail when its subject says so (its text as the job's output). A monitor deleted
+   * meanwhile (404) or pinged too often (429) takes the mail without a ping: asking the sender to retry would not help.
+   */
+  async function pingByMail(mailbox: HeartbeatMailbox, mail: { subject: string; text: string }) {
+    const failed = FAILED_SUBJECT.test(mail.subject);
+    try {
+      await opts.ping(mailbox.heartbeatTokenHash, failed ? 'fail' : 'success', failed ? `${mail.subject}\n\n${mail.text}`.slice(0, PING_OUTPUT_MAX) : null);
+    } catch (err) {
+      const status = (err as { statusCode?: number }).statusCode;
+      if (status === 404 || status === 429) return opts.log.info({ status }, 'inbound mail: a monitor\'s mail was taken without a ping');
+      throw err;
+    }
   }
 
   const server = new SMTPServer({

@@ -41,6 +41,7 @@ import {
   scheduleTimeline,
   updateSchedule,
 } from './schedules.service.ts';
+import { registerTakePagerRoutes } from './take-pager.routes.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const scoped = { onRequest: signedIn, config: { tenantScoped: true } } as const;
@@ -106,6 +107,8 @@ export function registerScheduleRoutes(app: FastifyInstance, deps: Deps) {
     await revokeCalendarFeed(db, req.tenantContext);
     return { ok: true as const };
   });
+
+  registerTakePagerRoutes(app, deps);
 
   // The secret URL a calendar app polls: no session, the token in the path is the only credential.
   r.get('/api/calendarFeeds/:file', { schema: { tags, params: CalendarFeedParams } }, async (req, reply) => {

@@ -16,7 +16,9 @@ import {
   type ApprovalPolicy,
   type ApprovalPolicyInputBody,
   type ApprovalType,
+  SHIFT_SWAP_TYPE,
 } from '../../../../../contract/approvals.ts';
+import { SHIFT_SWAP_MSG } from '../../../../../contract/shift-swaps.ts';
 import { MSG } from '../../../../../contract/messages.ts';
 import { FailureAlert } from '../../../components/FailureAlert.tsx';
 import { ApiError } from '../../../lib/api.ts';
@@ -206,6 +208,12 @@ function PolicyForm({ tenantId, policy, members, onClose }: { tenantId: string; 
         {staleRemoved && (
           <Alert color="yellow" variant="light" data-testid="approval-policy-stale-removed">
             Approvers who are no longer members of this organization were taken off. Saving makes it stick.
+          </Alert>
+        )}
+
+        {values.type === SHIFT_SWAP_TYPE && (
+          <Alert color="blue" variant="light" data-testid="approval-policy-swap-note">
+            {SHIFT_SWAP_MSG.swapFirstLevel}
           </Alert>
         )}
 

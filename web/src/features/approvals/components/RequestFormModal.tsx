@@ -3,7 +3,7 @@ import { Alert, Button, FileInput, Group, Modal, Select, Stack, Text, Textarea, 
 import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconInfoCircle, IconPaperclip } from '@tabler/icons-react';
-import { APPROVAL_DEFAULTS, APPROVAL_LIMITS, APPROVAL_MSG, APPROVAL_TYPE_LABELS, APPROVAL_TYPES, type ApprovalRequest, type ApprovalType } from '../../../../../contract/approvals.ts';
+import { APPROVAL_DEFAULTS, APPROVAL_LIMITS, APPROVAL_MSG, APPROVAL_TYPE_LABELS, FORM_REQUEST_TYPES, type ApprovalRequest, type ApprovalType } from '../../../../../contract/approvals.ts';
 import { FailureAlert } from '../../../components/FailureAlert.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useApprovalRequestTypes } from '../api/approval-request-types.ts';
@@ -16,7 +16,7 @@ import { initialMetadata, MetadataEditor, readMetadata } from './MetadataEditor.
  */
 export function defaultType(withPolicy: ReadonlySet<ApprovalType> | null): ApprovalType {
   if (!withPolicy || withPolicy.has(APPROVAL_DEFAULTS.type)) return APPROVAL_DEFAULTS.type;
-  return APPROVAL_TYPES.find((t) => withPolicy.has(t)) ?? APPROVAL_DEFAULTS.type;
+  return FORM_REQUEST_TYPES.find((t) => withPolicy.has(t)) ?? APPROVAL_DEFAULTS.type;
 }
 
 /** What is wrong with the chosen files, if anything: at most 5, each at most 10 MB. */
@@ -89,7 +89,7 @@ function RequestForm({ tenantId, onClose, onCreated, onOpenPolicies }: FormProps
   const type = picked ?? defaultType(withPolicy);
   const noneHasPolicy = withPolicy?.size === 0;
   const typeWithoutPolicy = !!withPolicy && !withPolicy.has(type);
-  const typeChoices = APPROVAL_TYPES.map((t) =>
+  const typeChoices = FORM_REQUEST_TYPES.map((t) =>
     withPolicy && !withPolicy.has(t) ? { value: t, label: APPROVAL_MSG.typeNoActivePolicy(APPROVAL_TYPE_LABELS[t]), disabled: true } : { value: t, label: APPROVAL_TYPE_LABELS[t] },
   );
   const meta = readMetadata(metadata);

@@ -5,6 +5,7 @@ import { PRIORITY_LABELS } from '../../../../../contract/alerts.ts';
 import type { Heartbeat } from '../../../../../contract/heartbeats.ts';
 import { formatAge, formatDateTime } from '../../../lib/dates.ts';
 import { HeartbeatStateBadge } from './HeartbeatStateBadge.tsx';
+import { Copyable } from '../../../components/Copyable.tsx';
 
 /** "1 day", "90 minutes", "2 hours": a number of minutes in the largest unit it is whole in. */
 export function durationText(minutes: number): string {
@@ -88,6 +89,15 @@ export function HeartbeatCard({ heartbeat: h, canManage, onEdit, onTogglePause, 
         <Text size="sm" c="dimmed">
           URL <Code>…/api/heartbeat/{h.tokenPrefix}…</Code>
         </Text>
+        {h.emailAddress && (
+          // For tools that can only send mail: a mail to it is a ping; a subject saying it failed, a failure.
+          <Group gap={4} wrap="nowrap" className="min-w-0">
+            <Text size="sm" c="dimmed">
+              Or mail
+            </Text>
+            <Copyable value={h.emailAddress} label="mail address" />
+          </Group>
+        )}
         {h.lastFailAt && (
           <Text size="sm" c="dimmed">
             Last failure: {formatDateTime(h.lastFailAt)}

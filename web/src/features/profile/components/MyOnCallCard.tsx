@@ -10,18 +10,11 @@ import { formatDateTime } from '../../../lib/dates.ts';
 import { useCurrentTenant } from '../../../lib/session.tsx';
 import { useCreateCalendarFeed, useMyOnCall, useRevokeCalendarFeed } from '../api/my-oncall.ts';
 import { MyShiftHandOverModal } from './MyShiftHandOverModal.tsx';
+import { formatRange } from './shift-range.ts';
+import { ShiftSwapsSection } from './ShiftSwapsSection.tsx';
+import { TakePagerSection } from './TakePagerSection.tsx';
 
 const SHOWN = 8;
-
-/** "Wed, Nov 25, 7:00 AM – 4:00 PM" in the viewer's zone; the end's date only when it is another day. */
-function formatRange(startIso: string, endIso: string) {
-  const [a, b] = [new Date(startIso), new Date(endIso)];
-  if (Number.isNaN(a.getTime()) || Number.isNaN(b.getTime())) return MSG.invalidDate;
-  const day: Intl.DateTimeFormatOptions = { weekday: 'short', month: 'short', day: 'numeric' };
-  const time: Intl.DateTimeFormatOptions = { hour: 'numeric', minute: '2-digit' };
-  const sameDay = a.toDateString() === b.toDateString();
-  return `${a.toLocaleString('en-US', { ...day, ...time })} – ${b.toLocaleString('en-US', sameDay ? time : { ...day, ...time })}`;
-}
 
 /** "My on-call": my next shifts across the tenant's schedules, and my personal calendar feed (a secret .ics URL). */
 export function MyOnCallCard() {
@@ -120,6 +113,9 @@ function MyOnCall({ tenantId, tenantName }: { tenantId: string; tenantName: stri
             )}
           </Stack>
         )}
+
+        <ShiftSwapsSection tenantId={tenantId} />
+        <TakePagerSection tenantId={tenantId} />
 
         <Stack gap="xs">
           <Text fw={600} size="sm">
