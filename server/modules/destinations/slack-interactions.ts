@@ -46,7 +46,8 @@ export async function handleSlackInteraction(deps: DeliveryDeps, payloadText: st
     const token = await issueSlackLink(deps.db, { tenantId: dest.tenant_id, destinationId: dest.id, slackTeamId: teamId, slackUserId, now });
     const text = DESTINATION_MSG.slackLinkPrompt(chatLinkUrl(deps.publicUrl, token));
     const client = slackClient(deps.slack.apiUrl, decryptSecret(await secretKey(deps.db), dest.secret_enc));
-    if (payload.channel?.id) await callSlack(client, 'chat.postEphemeral', { channel: payload.channel.id, user: slackUserId, text });
+    // Not awaited: Slack wants the click answered within 3 seconds, and a slow Web API must not make it time out.
+    if (payload.channel?.id) void callSlack(client, 'chat.postEphemeral', { channel: payload.channel.id, user: slackUserId, text }).catch(() => {});
     return ephemeral(text);
   }
   try {
