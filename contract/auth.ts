@@ -112,6 +112,8 @@ export const PublicConfig = z.object({
   vapidPublicKey: z.string().nullable(),
   /** False when no SMS provider is configured: the sms channel pages nobody and the screens say so. */
   smsEnabled: z.boolean(),
+  /** False when no voice-call provider is configured (VOICE_*): the screens offer no voice call. */
+  voiceEnabled: z.boolean(),
   /** Where the web app reports errors (production mode with SENTRY_DSN_WEB or SENTRY_DSN); null: nothing is loaded. */
   sentryDsn: z.string().nullable(),
 });

@@ -132,3 +132,71 @@ export type UserTokens = z.infer<typeof UserTokens>;
 
 /** Push subscriptions are refreshed when the last save is older than this (spec section 9). */
 export const PUSH_TOKEN_REFRESH_MS = 7 * 24 * 3600_000;
+
+/** Issue 27: "Send me a test page" and personal notification rules (texts of our own; the issue is silent on them). */
+export const TEST_PAGE_MSG = {
+  title: 'Alertdesk test page',
+  text: 'This is a test page from Alertdesk. When an alert needs you, it reaches you like this.',
+  sms: 'Alertdesk test page: when an alert needs you, it reaches you like this.',
+  voice: 'This is a test call from Alertdesk. When an alert needs you, it reaches you like this. Goodbye.',
+  sent: 'Sent',
+  notConfigured: (channel: string) => `${channel} is not configured on this server`,
+  tooMany: 'Too many test pages. Please try again in a few minutes.',
+  channelInvalid: 'Choose email, push, SMS or voice',
+} as const;
+
+/** The channels a person can be reached by: the escalation levels' channels, and a voice call (a level that allows SMS allows it). */
+export const PERSONAL_CHANNELS = ['email', 'push', 'sms', 'voice'] as const;
+export const PersonalChannel = z.enum(PERSONAL_CHANNELS, { error: TEST_PAGE_MSG.channelInvalid });
+export type PersonalChannel = z.infer<typeof PersonalChannel>;
+export const PERSONAL_CHANNEL_LABELS: Record<PersonalChannel, string> = { email: 'Email', push: 'Push', sms: 'SMS', voice: 'Voice call' };
+
+export const TestPageBody = z.object({ channel: PersonalChannel });
+
+/** What became of a test page: sent; skipped (the person's preferences or subscriptions), failed or not configured, with the reason. */
+export const TestPageResult = z.object({
+  channel: PersonalChannel,
+  outcome: z.enum(['sent', 'skipped', 'failed', 'not_configured']),
+  reason: z.string().nullable(),
+});
+export type TestPageResult = z.infer<typeof TestPageResult>;
+
+export const PushSubscriptionStatusQuery = z.object({ endpoint: z.string().min(1).max(1000) });
+/** Whether the server holds this browser's push subscription under the signed-in user (so pages can reach it). */
+export const PushSubscriptionStatus = z.object({ subscribed: z.boolean(), updatedAt: z.string().nullable() });
+export type PushSubscriptionStatus = z.infer<typeof PushSubscriptionStatus>;
+
+export const RULES_MSG = {
+  saved: 'Notification rules saved',
+  delayInvalid: 'Enter a delay from 0 to 1440 minutes',
+  channelTwice: 'Each channel can be used once in your rules',
+  tooMany: 'At most 10 rules',
+} as const;
+
+/** The longest delay of a rule: a day. */
+export const MAX_RULE_DELAY_MINUTES = 1440;
+
+/** One step of how a person is reached when paged: by `channel`, `delayMinutes` after the level fired, until acknowledged. */
+export const NotificationRule = z.object({
+  channel: PersonalChannel,
+  delayMinutes: z.number({ error: RULES_MSG.delayInvalid }).int(RULES_MSG.delayInvalid).min(0, RULES_MSG.delayInvalid).max(MAX_RULE_DELAY_MINUTES, RULES_MSG.delayInvalid),
+});
+export type NotificationRule = z.infer<typeof NotificationRule>;
+
+/** A person's rules; none keeps the default: every channel of the level at once. Saved in delay order. */
+export const NotificationRulesBody = z.object({
+  rules: z
+    .array(NotificationRule)
+    .max(10, RULES_MSG.tooMany)
+    .superRefine((rules, ctx) => {
+      const seen = new Set<string>();
+      rules.forEach((r, i) => {
+        if (seen.has(r.channel)) ctx.addIssue({ code: 'custom', message: RULES_MSG.channelTwice, path: [i, 'channel'] });
+        seen.add(r.channel);
+      });
+    }),
+});
+export type NotificationRulesBody = z.infer<typeof NotificationRulesBody>;
+
+export const NotificationRulesResponse = z.object({ rules: z.array(NotificationRule), updatedAt: z.string().nullable() });
+export type NotificationRulesResponse = z.infer<typeof NotificationRulesResponse>;

@@ -31,8 +31,9 @@ export const REPORT_MSG = {
   backToReports: 'Back to reports',
   printTooMany: (shown: number, total: number) => `The ${shown} clients with the most alerts of ${total} are printed; pick a client to print another.`,
   printLoading: 'Preparing the report…',
-  /** Until maintenance windows exist (issue 31, its first part), no alert is suppressed by one. */
-  maintenanceNote: 'Counted once maintenance windows exist.',
+  maintenanceNote: 'They paged nobody.',
+  maintenanceDone: 'Maintenance done',
+  noMaintenance: 'No planned maintenance in this period.',
   neverAcknowledgedHelp: 'Alerts not acknowledged (yet): left out of the acknowledgement times, not counted as zero.',
   withinTargetHelp:
     "Acknowledged within the target of the escalation policy that applied, for the alert's priority. Alerts whose policy has no target for their priority, and open ones whose target has not passed yet, are left out.",
@@ -127,6 +128,11 @@ export const ReportSummary = z
     byResponder: z.array(z.object({ userId: z.string().nullable(), name: z.string(), acknowledged: z.number().int(), resolved: z.number().int() })),
     /** Alerts that opened inside a maintenance window (paged nobody). 0 until maintenance windows exist. */
     maintenanceSuppressed: z.number().int(),
+    /**
+     * The maintenance done in the period (issue 31): each occurrence of a window that took in the client (its own or
+     * the whole tenant's) up to now, oldest first, at most 100.
+     */
+    maintenanceDone: z.array(z.object({ windowId: z.string(), name: z.string(), start: z.string(), end: z.string() })),
   })
   .meta({ id: 'ReportSummary' });
 export type ReportSummary = z.infer<typeof ReportSummary>;

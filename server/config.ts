@@ -50,6 +50,12 @@ export interface Config {
   pageStormLimit: number;
   /** SMS through a Twilio-compatible Messages API; null turns the sms channel off. */
   sms: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
+  /**
+   * Voice calls through a Twilio-compatible Calls API (issue 27): VOICE_ACCOUNT_SID, VOICE_AUTH_TOKEN and VOICE_FROM
+   * (the calling number), VOICE_API_URL (default https://api.twilio.com); null turns the voice channel off. The auth
+   * token also checks the signature of the calls' "press 1" callbacks.
+   */
+  voice: { apiUrl: string; accountSid: string; authToken: string; from: string } | null;
   /** Run the job worker (escalation steps, deliveries) in this process; tests drive it by hand instead. */
   jobWorker: boolean;
   /**
@@ -144,6 +150,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
             authToken: env.SMS_AUTH_TOKEN,
             from: env.SMS_FROM,
           }
+        : null,
+    voice:
+      env.VOICE_ACCOUNT_SID && env.VOICE_AUTH_TOKEN && env.VOICE_FROM
+        ? { apiUrl: (env.VOICE_API_URL ?? 'https://api.twilio.com').replace(/\/+$/, ''), accountSid: env.VOICE_ACCOUNT_SID, authToken: env.VOICE_AUTH_TOKEN, from: env.VOICE_FROM }
         : null,
     jobWorker: env.JOB_WORKER !== 'false',
     pageSendsInFlight: Math.max(1, Number(env.PAGE_SENDS_IN_FLIGHT ?? 5) || 5),

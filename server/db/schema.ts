@@ -398,7 +398,7 @@ export interface NotificationAttemptsTable {
   step: string;
   level: number | null;
   user_id: string;
-  channel: 'email' | 'push' | 'sms';
+  channel: 'email' | 'push' | 'sms' | 'voice';
   /**
    * 'sending': handed to its provider, the outcome not known yet (a run that stopped leaves it so); 'held': kept for
    * the person's next summary page (a storm); 'summarized': in a summary page that went out.
@@ -412,7 +412,7 @@ export interface NotificationAttemptsTable {
   /** An SMS page's short acknowledge link code (/a/<code>). */
   short_code: string | null;
   /** The channel whose repeated failures made this page (the person's next channel). */
-  fallback_from: 'email' | 'push' | 'sms' | null;
+  fallback_from: 'email' | 'push' | 'sms' | 'voice' | null;
 }
 
 export interface AckTokensTable {
@@ -866,3 +866,17 @@ export interface ShiftSwapTables {
 }
 
 export interface Database extends ShiftSwapTables {}
+
+/** A person's notification rules (migration 0032, issue 27): a JSON array of `{ channel, delayMinutes }`. */
+export interface NotificationRulesTable {
+  user_id: string;
+  rules: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface NotificationRuleTables {
+  notification_rules: NotificationRulesTable;
+}
+
+export interface Database extends NotificationRuleTables {}

@@ -31,9 +31,18 @@ export interface Transports {
   push(target: PushTarget, payload: string): Promise<{ providerId: string | null }>;
   /** Null when no SMS provider is configured: the sms channel is off. */
   sms: ((to: string, body: string) => Promise<{ providerId: string | null }>) | null;
+  /** A phone call (issue 27); null or absent when no voice provider is configured: the voice channel is off. */
+  voice?: ((call: VoiceCall) => Promise<{ providerId: string | null }>) | null;
 }
 
-export type ChannelName = 'email' | 'push' | 'sms';
+/** A call: what it says, and (a page) the acknowledge token its "press 1" answers with. */
+export interface VoiceCall {
+  to: string;
+  say: string;
+  ackToken: string | null;
+}
+
+export type ChannelName = 'email' | 'push' | 'sms' | 'voice';
 
 /**
  * What to tell a person, whatever the channel; each channel renders it. `purpose` decides which preferences apply: an
@@ -53,6 +62,8 @@ export interface Message {
   summary: string;
   /** The SMS text (at most 160 characters); a message without one is never sent by SMS. */
   sms?: string;
+  /** What a voice call says (alert pages: client, priority and title); without it, the title. */
+  voice?: string;
   /** Where the push notification opens. */
   url: string;
   /** More fields for the push payload the service worker reads (an alert's id and acknowledge token). */

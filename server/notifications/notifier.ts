@@ -3,6 +3,7 @@ import { asDeliveryError, type Channel, type ChannelName, type Contact, type Mes
 import { emailChannel } from './channels/email.ts';
 import { pushChannel } from './channels/push.ts';
 import { smsChannel } from './channels/sms.ts';
+import { voiceChannel } from './channels/voice.ts';
 import { deletePushToken, findPreferencesOfMany, listPushTargetsOfMany } from './contacts.repository.ts';
 import { toChannelPreferences } from './preferences.ts';
 
@@ -57,6 +58,7 @@ export function createNotifier(deps: { db: DB; transports: Transports }) {
     email: emailChannel(transports),
     push: pushChannel(transports, (userId, endpoint) => deletePushToken(db, userId, endpoint)),
     sms: smsChannel(transports),
+    voice: voiceChannel(transports),
   };
 
   async function contactsOf(people: Array<{ userId: string; email: string }>, withPush: (userId: string) => boolean): Promise<Map<string, Contact>> {
@@ -109,8 +111,8 @@ export function createNotifier(deps: { db: DB; transports: Transports }) {
   /** One message to one person on each of `channels`; outcomes in that order. */
   const notify = (person: Delivery['person'], message: Message, wanted: ChannelName[], final: boolean) => deliver(wanted.map((channel) => ({ person, channel, message, final })));
 
-  /** By which channels each person can be paged for an alert now (their preferences, subscriptions, the server's SMS). */
-  async function reachability(people: Array<{ userId: string; email: string }>): Promise<Map<string, Record<ChannelName, boolean>>> {
+  /** By which level channels each person can be paged for an alert now (their preferences, subscriptions, the server's SMS). */
+  async function reachability(people: Array<{ userId: string; email: string }>): Promise<Map<string, Record<Exclude<ChannelName, 'voice'>, boolean>>> {
     const contacts = await contactsOf(people, () => true);
     const probe: Message = { purpose: 'alert', title: '', text: '', summary: '', url: '' };
     return new Map(

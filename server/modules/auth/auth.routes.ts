@@ -102,6 +102,7 @@ export function registerAuthRoutes(app: FastifyInstance, deps: Deps) {
     oidcEnabled: config.oidc !== null,
     vapidPublicKey: config.vapid?.publicKey ?? null,
     smsEnabled: config.sms !== null,
+    voiceEnabled: config.voice !== null,
     sentryDsn: config.production ? config.sentry.webDsn : null,
   }));
 

@@ -93,6 +93,17 @@ export function nextOccurrence(w: WindowSpec, at: number): Occurrence | null {
   return weeklyAround(w, at, 8).find((o) => o.start > at) ?? null;
 }
 
+/** The occurrences that overlap [from, to) (epoch ms), in order: a period's maintenance (the report's "done"). */
+export function occurrencesBetween(w: WindowSpec, from: number, to: number): Occurrence[] {
+  if (to <= from) return [];
+  if (w.kind === 'one_off') {
+    const o = oneOff(w);
+    return o && o.start < to && o.end > from ? [o] : [];
+  }
+  const days = Math.ceil((to - from) / 86_400_000) + 1;
+  return weeklyAround(w, from, days).filter((o) => o.start < to && o.end > from);
+}
+
 /** What the list shows of a window at `at`. */
 export function windowState(w: WindowSpec, at: number): { state: MaintenanceState; activeUntil: string | null; next: Occurrence | null } {
   const now = occurrenceAt(w, at);

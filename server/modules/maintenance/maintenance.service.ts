@@ -8,7 +8,7 @@ import type { Clock } from '../../jobs/job-worker.ts';
 import { existingClientIds } from '../clients/clients.service.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import { lockTenant } from '../tenants/tenants.service.ts';
-import { covers, occurrenceAt, windowState, type WindowSpec } from './maintenance-windows.ts';
+import { covers, occurrenceAt, occurrencesBetween, windowState, type WindowSpec } from './maintenance-windows.ts';
 import * as repo from './maintenance.repository.ts';
 
 export interface MaintenanceServiceDeps {
@@ -183,4 +183,24 @@ export async function deleteMaintenanceWindow(deps: MaintenanceServiceDeps, ctx:
 /** A tenant's windows that may be on now or later, for ingestion's cache (paging's escalation routing). */
 export async function currentWindowSpecs(db: DB, tenantId: string, at: string): Promise<WindowSpec[]> {
   return (await repo.listCurrentWindows(db, tenantId, at)).map(specOf);
+}
+
+/** How many occurrences a report lists at most (a weekly window over a quarter has 13; several windows, more). */
+export const MAINTENANCE_DONE_MAX = 100;
+
+/**
+ * The maintenance a period saw, for the client report (issue 31: "maintenance done"): each occurrence of the tenant's
+ * windows that took in the client (its own or the whole tenant's; a window scoped to integrations only is named in the
+ * tenant's report) and overlapped [from, min(to, now)): what is still to come is not done. Oldest first, at most
+ * MAINTENANCE_DONE_MAX.
+ */
+export async function maintenanceDone(db: DB, tenantId: string, clientId: string | null, from: string, to: string, now: Date) {
+  const until = Math.min(Date.parse(to), now.getTime());
+  const specs = (await repo.listWindows(db, tenantId)).map(specOf);
+  const inScope = (w: WindowSpec) => clientId === null || (w.clientIds.length === 0 && w.integrationIds.length === 0) || w.clientIds.includes(clientId);
+  return specs
+    .filter(inScope)
+    .flatMap((w) => occurrencesBetween(w, Date.parse(from), until).map((o) => ({ windowId: w.id, name: w.name, start: new Date(o.start).toISOString(), end: new Date(o.end).toISOString() })))
+    .sort((a, b) => a.start.localeCompare(b.start) || a.name.localeCompare(b.name))
+    .slice(0, MAINTENANCE_DONE_MAX);
 }

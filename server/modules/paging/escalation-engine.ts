@@ -15,6 +15,7 @@ import { hasNextLevel, isEndOfHold, isRunning, levelPeople, levelSchedules, over
 import { markPagedNobody, type MarkedAlert } from './paged-nobody.repository.ts';
 import { overdueFallsWithStep } from './page-targets.ts';
 import { createPageDelivery, type Page } from './page-delivery.ts';
+import { applyRules, rulesReader, splitDelayed } from './notification-rules.ts';
 import {
   findSubscribersOfMany,
   insertSystemEvents,
@@ -131,6 +132,7 @@ export function createEscalationEngine(deps: EngineDeps) {
   function firer(reader: DB, now: Date): FireFn {
     const onCall = new Map<string, OnCall | null>();
     const people = new Map<string, Array<{ id: string; display_name: string; email: string }>>();
+    const rules = rulesReader(reader);
     return async (alert, policy, level, repeat) => {
       const key = `${alert.tenant_id}|${policy.id}|${level}`;
       let persons = people.get(key);
@@ -144,7 +146,9 @@ export function createEscalationEngine(deps: EngineDeps) {
         people.set(key, persons);
       }
       const plan = planFire(policy, level, repeat, now);
-      const pages = pagesOf(persons.map((p) => p.id), plan).map((x) => ({ ...x, tenantId: alert.tenant_id, alertId: alert.id, step: plan.step, level }));
+      const planned = pagesOf(persons.map((p) => p.id), plan).map((x) => ({ ...x, tenantId: alert.tenant_id, alertId: alert.id, step: plan.step, level }));
+      // Each person's notification rules say when each of the level's channels pages them (issue 27).
+      const pages = applyRules(planned, await rules(persons.map((p) => p.id)));
       const names = persons.map((x) => x.display_name || x.email);
       const event: SystemEvent = { tenantId: alert.tenant_id, alertId: alert.id, at: now.toISOString(), kind: 'escalated', detail: { level, repeat, policyName: policy.name, names } };
       return { pages, event, nextAt: plan.nextAt };
@@ -152,7 +156,11 @@ export function createEscalationEngine(deps: EngineDeps) {
   }
 
   /** Inserts a transaction's pages as jobs claimed by this worker; returns the claimed rows, to adopt after the commit. */
-  const insertPages = async (trx: DB, pages: Page[], now: Date, claim: WorkerClaim | undefined) => (await insertJobs(trx, delivery.jobsFor(pages, now), now, claim ?? null)).claimed;
+  const insertPages = async (trx: DB, pages: Page[], now: Date, claim: WorkerClaim | undefined) => {
+    // Pages a person's rules delay are jobs due later (not claimed: any worker runs them when due).
+    const split = splitDelayed(pages, now);
+    return (await insertJobs(trx, [...delivery.jobsFor(split.now, now), ...split.later], now, claim ?? null)).claimed;
+  };
 
   /** Subscribers hear of every new alert that matches them, once, whatever the escalation does. */
   async function subscriberPages(trx: DB, alerts: PagedAlert[]): Promise<Page[]> {

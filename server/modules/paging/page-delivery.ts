@@ -50,17 +50,17 @@ export interface Page {
   tenantId: string;
   alertId: string;
   userId: string;
-  channel: EscalationChannel;
+  channel: EscalationChannel | 'voice';
   step: string;
   level: number | null;
   /** The channel whose repeated failures made this page (the person's next channel). */
-  fallbackFrom?: EscalationChannel;
+  fallbackFrom?: EscalationChannel | 'voice';
 }
 
 /** A page job's payload: its pages grouped by what they share, each group listing its alerts (a few kB per 500 pages). */
 type PackedPages = { groups: Array<Omit<Page, 'alertId'> & { alertIds: string[] }> };
 
-function packPages(pages: Page[]): PackedPages {
+export function packPages(pages: Page[]): PackedPages {
   const groups = groupBy(pages, (p) => `${p.tenantId}|${p.step}|${p.level}|${p.userId}|${p.channel}|${p.fallbackFrom ?? ''}`);
   return {
     groups: [...groups.values()].map((list) => {
@@ -391,7 +391,7 @@ export function createPageDelivery(deps: {
     for (const { row } of failing) {
       const taken = steps.get(`${row.alert_id}|${row.step}|${row.user_id}`) ?? [];
       if (taken.some((t) => t.fallback_from === row.channel)) continue;
-      const from = CHANNEL_ORDER.indexOf(row.channel);
+      const from = CHANNEL_ORDER.indexOf(row.channel as EscalationChannel);
       const order = [...CHANNEL_ORDER.slice(from + 1), ...CHANNEL_ORDER.slice(0, from)];
       const next = order.find((ch) => reach.get(row.user_id)?.[ch] && !taken.some((t) => t.channel === ch));
       if (!next) continue;

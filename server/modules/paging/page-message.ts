@@ -149,6 +149,8 @@ export function pageMessage(alert: PageSubject, ctx: PageContext): Message {
     sms: smsText(alert.priority, ctx.clientName, alert.title, ctx.links.shortAck),
     url: ctx.links.open,
     pushData: { alertId: alert.id, ackToken: ctx.links.ackToken },
+    // A voice call (issue 27) says the client, the priority and the title.
+    voice: `Alertdesk. ${label(alert.priority)} priority alert${ctx.clientName ? ` for ${ctx.clientName}` : ''}${ctx.tenantName ? `, ${ctx.tenantName}` : ''}: ${trimmed(alert.title, 300)}.`,
   };
 }
 

@@ -6,6 +6,7 @@ import { EscalationRouting } from './escalation-start.ts';
 import { createHandoverNotifier, HANDOVER_JOB } from './handover.ts';
 import { PAGES_JOB } from './page-delivery.ts';
 import { createPageSummaries, SUMMARY_JOB } from './page-summary.ts';
+import { registerVoiceRoutes } from './voice.routes.ts';
 
 /**
  * A new alert wakes an idle worker after this long instead of its next poll: alerts arriving together start in one
@@ -51,6 +52,7 @@ async function paging(app: FastifyInstance, deps: Deps) {
     const tenantId = (req.params as { tenantId?: unknown }).tenantId;
     if (typeof tenantId === 'string') deps.bus.invalidateRouting([tenantId]);
   });
+  registerVoiceRoutes(app, deps);
   jobs.handleBatch(PAGES_JOB, engine.pagesHandler);
   jobs.handle(HANDOVER_JOB, handover.handler);
   jobs.handle(SUMMARY_JOB, createPageSummaries({ db: deps.db, notifier, publicUrl }).handler);

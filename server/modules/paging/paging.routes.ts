@@ -1,18 +1,15 @@
 import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorBody } from '../../../contract/common.ts';
-import { AckLinkInfo, AckResult, AckTokenParam, PAGING_MSG, Reachability, ShortAckParam } from '../../../contract/paging.ts';
+import { AckLinkInfo, AckResult, AckTokenParam, Reachability, ShortAckParam } from '../../../contract/paging.ts';
 import { TenantParam } from '../../../contract/common.ts';
 import { signedIn } from '../../http/session.ts';
 import { tenantReachability } from './reachability.ts';
 import type { Deps } from '../../deps.ts';
-import { AppError, conflict, forbidden, notFound } from '../../http/errors.ts';
-import { acknowledgeAlertAs } from '../alerts/alerts.service.ts';
-import { unsafeFindShortAckLink, unsafeFindSignedAckLink, useSignedAckToken } from './paging.repository.ts';
-import { ackLinkSigner, verifyAckToken } from './ack-links.ts';
+import { unsafeFindShortAckLink } from './paging.repository.ts';
+import { ackLinkSigner } from './ack-links.ts';
+import { ackByToken } from './ack-by-token.ts';
 import { ACK_LINK_TTL_MS } from './page-delivery.ts';
-import { hashToken as hash } from '../../lib/tokens.ts';
-import { listActiveMemberAccounts } from '../members/members.service.ts';
 
 /**
  * The acknowledge links of pages (email, SMS, push): no session needed, the single-use token names alert and
@@ -22,16 +19,7 @@ export function registerPagingRoutes(app: FastifyInstance, deps: Deps) {
   const r = app.withTypeProvider<ZodTypeProvider>();
   const errors = { 403: ErrorBody, 404: ErrorBody, 409: ErrorBody };
 
-  // A link of ours (signed), with what it names; anything else is no link.
-  const find = async (token: string) => {
-    const signed = await verifyAckToken(deps.db, token);
-    return signed ? unsafeFindSignedAckLink(deps.db, { ...signed, tokenHash: hash(token) }) : undefined;
-  };
-  const load = async (token: string) => {
-    const row = await find(token);
-    if (!row || row.expires_at <= new Date().toISOString()) throw notFound(PAGING_MSG.ackLinkInvalid);
-    return row;
-  };
+  const { load, acknowledge } = ackByToken(deps);
 
   r.get(
     '/api/tenants/:tenantId/reachability',
@@ -69,24 +57,5 @@ export function registerPagingRoutes(app: FastifyInstance, deps: Deps) {
     return reply.redirect(`/ack/${token}`, 302);
   });
 
-  r.post('/api/ack/:token', { schema: { tags: ['paging'], params: AckTokenParam, response: { 200: AckResult, ...errors } } }, async (req) => {
-    const row = await load(req.params.token);
-    if (row.used_at) throw conflict(PAGING_MSG.ackLinkUsed);
-    const [member] = await listActiveMemberAccounts(deps.db, row.tenant_id, [row.user_id]);
-    if (!member) throw forbidden(PAGING_MSG.ackNoLongerMember);
-    if (row.status !== 'new') throw conflict(PAGING_MSG.ackAlready(row.status), { status: row.status });
-    try {
-      const detail = await acknowledgeAlertAs(deps, row.tenant_id, { id: member.id, name: member.display_name || member.email }, row.alert_id, async (trx, at) => {
-        if (!(await useSignedAckToken(trx, row, at))) throw conflict(PAGING_MSG.ackLinkUsed);
-      });
-      return { alertId: row.alert_id, status: detail.alert.status, message: PAGING_MSG.ackDone };
-    } catch (err) {
-      // Someone acknowledged it meanwhile (409 with the current status): say so in this page's words.
-      if (err instanceof AppError && err.statusCode === 409 && err.message !== PAGING_MSG.ackLinkUsed) {
-        const now = await find(req.params.token);
-        throw conflict(PAGING_MSG.ackAlready(now?.status ?? 'acknowledged'), { status: now?.status ?? 'acknowledged' });
-      }
-      throw err;
-    }
-  });
+  r.post('/api/ack/:token', { schema: { tags: ['paging'], params: AckTokenParam, response: { 200: AckResult, ...errors } } }, async (req) => acknowledge(req.params.token));
 }

@@ -5,15 +5,23 @@ import {
   ChangePasswordBody,
   NotificationPreferencesBody,
   NotificationPreferencesResponse,
+  NotificationRulesBody,
+  NotificationRulesResponse,
   ProfileResponse,
   PushSubscriptionBody,
+  PushSubscriptionStatus,
+  PushSubscriptionStatusQuery,
   RemovePushSubscriptionQuery,
+  TestPageBody,
+  TestPageResult,
   UpdateProfileBody,
   UserTokens,
 } from '../../../contract/profile.ts';
 import type { Deps } from '../../deps.ts';
 import { now } from '../../db/database.ts';
 import { requireUser, signedIn } from '../../http/session.ts';
+import { pushSubscriptionStatus, sendTestPage } from './test-page.ts';
+import { getNotificationRules, saveNotificationRules } from './notification-rules.service.ts';
 import { changePassword, describeUserTokens, getNotificationPreferences, removePushToken, saveNotificationPreferences, updateProfile, upsertPushToken } from './profile.service.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody, 429: ErrorBody };
@@ -73,5 +81,24 @@ export function registerProfileRoutes(app: FastifyInstance, deps: Deps) {
       return describeUserTokens(db, user.id);
     },
   );
-}
 
+  r.post('/api/profile/testPage', { onRequest: signedIn, schema: { tags: ['profile'], body: TestPageBody, response: { 200: TestPageResult, ...errors } } }, async (req) =>
+    sendTestPage({ notifier: app.notifications.notifier, publicUrl: deps.config.publicUrl }, requireUser(req), req.body.channel),
+  );
+
+  r.get(
+    '/api/profile/pushSubscription',
+    { onRequest: signedIn, schema: { tags: ['profile'], querystring: PushSubscriptionStatusQuery, response: { 200: PushSubscriptionStatus, ...errors } } },
+    async (req) => pushSubscriptionStatus(db, requireUser(req).id, req.query.endpoint),
+  );
+
+  r.get('/api/profile/notificationRules', { onRequest: signedIn, schema: { tags: ['profile'], response: { 200: NotificationRulesResponse, ...errors } } }, async (req) =>
+    getNotificationRules(db, requireUser(req).id),
+  );
+
+  r.put(
+    '/api/profile/notificationRules',
+    { onRequest: signedIn, schema: { tags: ['profile'], body: NotificationRulesBody, response: { 200: NotificationRulesResponse, ...errors } } },
+    async (req) => saveNotificationRules(db, requireUser(req).id, req.body),
+  );
+}

@@ -5,6 +5,7 @@ import type { DB, Dialect } from '../../db/database.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { listPolicies } from '../escalation/escalation-policies.service.ts';
+import { maintenanceDone } from '../maintenance/maintenance.service.ts';
 import { FALLBACK_TIME_ZONE } from '../users/users.service.ts';
 import { byClient, byPriority, combine, hourOfWeek, nearestRankOffset, targetPairs } from './report-figures.ts';
 import * as repo from './reports.repository.ts';
@@ -77,6 +78,7 @@ export async function reportSummary(deps: ReportDeps, ctx: TenantContext, q: Rep
     byResponder: await presentResponders(deps.db, responders),
     // Alerts opened inside a maintenance window of their scope: stored and counted, paged nobody while it lasted.
     maintenanceSuppressed: await repo.maintenanceCount(deps.db, scope),
+    maintenanceDone: await maintenanceDone(deps.db, ctx.tenant.id, scope.clientId, scope.from, scope.to, now),
   };
 }
 

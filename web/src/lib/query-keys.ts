@@ -12,6 +12,9 @@ export const queryKeys = {
   invitation: (token: string) => ['invitation', token] as const,
   ackLink: (token: string) => ['ackLink', token] as const,
   reachability: (tenantId: string) => ['tenant', tenantId, 'reachability'] as const,
+  /** Issue 27: whether the server holds this browser's push subscription; the person's notification rules. */
+  pushSubscription: (endpoint: string) => ['pushSubscription', endpoint] as const,
+  notificationRules: ['notificationRules'] as const,
 
   pricingPlans: ['pricingPlans'] as const,
   publicPlans: ['pricingPlans', 'public'] as const,

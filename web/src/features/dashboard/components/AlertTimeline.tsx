@@ -71,7 +71,7 @@ function timelineText(e: TimelineEntry) {
   }
 }
 
-const CHANNEL_NAMES: Record<string, string> = { email: 'Email', push: 'Push notification', sms: 'SMS' };
+const CHANNEL_NAMES: Record<string, string> = { email: 'Email', push: 'Push notification', sms: 'SMS', voice: 'Voice call' };
 
 const TIMELINE_ICONS: Record<TimelineEntry['kind'], typeof IconBolt> = {
   triggered: IconBolt,

@@ -19,6 +19,8 @@ import { useServerConfig } from '../../../lib/server-config.ts';
 import { useNotificationPreferences } from '../api/notification-preferences.ts';
 import { useSaveNotificationPreferences } from '../api/save-notification-preferences.ts';
 import { BrowserNotificationsCard } from './BrowserNotificationsCard.tsx';
+import { NotificationRulesCard } from './NotificationRulesCard.tsx';
+import { TestPageCard } from './TestPageCard.tsx';
 
 const PRIORITY_LABEL: Record<Priority, string> = { critical: 'Critical', high: 'High', medium: 'Medium', low: 'Low', info: 'Info' };
 
@@ -29,6 +31,8 @@ export function NotificationsTab() {
     <Stack>
       <BrowserNotificationsCard />
       {tenant ? <Preferences key={tenant.id} tenantId={tenant.id} tenantName={tenant.name} /> : <NoTenant />}
+      <NotificationRulesCard />
+      <TestPageCard />
     </Stack>
   );
 }

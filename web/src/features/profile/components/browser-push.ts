@@ -56,3 +56,14 @@ export function pushTokenStale(now = Date.now()): boolean {
     return true;
   }
 }
+
+/**
+ * The endpoint of this browser's push subscription, or null when it has none (no service worker registered, or no
+ * subscription): never registers or subscribes.
+ */
+export async function thisBrowserEndpoint(): Promise<string | null> {
+  if (browserPushState() === 'unsupported') return null;
+  const reg = await navigator.serviceWorker.getRegistration('/');
+  const sub = reg ? await reg.pushManager.getSubscription() : null;
+  return sub?.endpoint ?? null;
+}

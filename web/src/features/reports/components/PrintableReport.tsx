@@ -26,6 +26,9 @@ function Figure({ label, value }: { label: string; value: string }) {
   );
 }
 
+/** A moment as the report gives it: in the report's zone (the one its footer names). */
+const inZone = (iso: string, timeZone: string) => new Date(iso).toLocaleString(undefined, { timeZone, dateStyle: 'medium', timeStyle: 'short' });
+
 /** One client's page: its volume, response times against target, top issues, and maintenance. */
 function ClientPage({ r }: { r: ReportSummary }) {
   const logo = safeLogo(r.tenantLogoUrl);
@@ -99,8 +102,35 @@ function ClientPage({ r }: { r: ReportSummary }) {
           ))}
         </Table.Tbody>
       </Table>
+      <Title order={3} size="h5" mb={4}>
+        {REPORT_MSG.maintenanceDone}
+      </Title>
+      {r.maintenanceDone.length === 0 ? (
+        <Text size="sm" mb="lg" data-testid="print-no-maintenance">
+          {REPORT_MSG.noMaintenance}
+        </Text>
+      ) : (
+        <Table withTableBorder fz="sm" mb="lg" aria-label={REPORT_MSG.maintenanceDone}>
+          <Table.Thead>
+            <Table.Tr>
+              <Table.Th>Window</Table.Th>
+              <Table.Th>From</Table.Th>
+              <Table.Th>Until</Table.Th>
+            </Table.Tr>
+          </Table.Thead>
+          <Table.Tbody>
+            {r.maintenanceDone.map((m) => (
+              <Table.Tr key={`${m.windowId}:${m.start}`}>
+                <Table.Td>{m.name}</Table.Td>
+                <Table.Td>{inZone(m.start, r.timeZone)}</Table.Td>
+                <Table.Td>{inZone(m.end, r.timeZone)}</Table.Td>
+              </Table.Tr>
+            ))}
+          </Table.Tbody>
+        </Table>
+      )}
       <Text size="sm">
-        Never acknowledged: {r.neverAcknowledged} of {r.opened}. Maintenance: {r.maintenanceSuppressed} alerts during maintenance windows ({REPORT_MSG.maintenanceNote.toLowerCase()})
+        Never acknowledged: {r.neverAcknowledged} of {r.opened}. Opened during maintenance: {r.maintenanceSuppressed} ({REPORT_MSG.maintenanceNote.toLowerCase()})
       </Text>
       <Text size="xs" c="dimmed" mt="md">
         Prepared by {r.tenantName} on {new Date(r.generatedAt).toLocaleDateString(undefined, { dateStyle: 'long' })}. Times in {r.timeZone}.
