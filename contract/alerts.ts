@@ -150,7 +150,9 @@ export type AlertNote = z.infer<typeof AlertNote>;
 // Issue 31: `maintenance` (opened inside a window: detail.windowName), `snoozed` (detail.until) and `unsnoozed` by a
 // person, `released` (detail.reason 'maintenance' | 'snooze': its escalation starts from level 1).
 // Issue 30: `ticket` (its PSA ticket: opened, noted, closed, not opened and why, failed: detail.text, detail.number, detail.url).
-export const TIMELINE_KINDS = ['triggered', 'repeated', 'acknowledged', 'started', 'resolved', 'closed', 'assigned', 'note', 'escalated', 'paged', 'overdue', 'unrouted', 'maintenance', 'snoozed', 'unsnoozed', 'released', 'ticket'] as const;
+// Issue 29: `posted` (posted to a chat: detail.destination, detail.type 'teams' | 'slack', detail.event); an action taken
+// from a chat carries detail.via ('Slack' | 'Teams') on its own entry.
+export const TIMELINE_KINDS = ['triggered', 'repeated', 'acknowledged', 'started', 'resolved', 'closed', 'assigned', 'note', 'escalated', 'paged', 'overdue', 'unrouted', 'maintenance', 'snoozed', 'unsnoozed', 'released', 'ticket', 'posted'] as const;
 export const TimelineEntry = z.object({
   id: z.string(),
   at: z.string(),
@@ -192,6 +194,11 @@ export const ActiveAlertsQuery = z.object({
   assignee: z.string().trim().min(1).max(100).optional(),
   /** Text in the title, description, source or dedup key (case-insensitive substring), as the history searches. */
   q: z.string().trim().max(200).optional(),
+  /** Issue 30: only alerts with a PSA ticket (`true`) or only those without one (`false`); absent: both. */
+  hasTicket: z
+    .enum(['true', 'false'], { error: "Must be 'true' or 'false'" })
+    .transform((v) => v === 'true')
+    .optional(),
   sort: z.enum(ALERT_SORTS).default('priority'),
   page: z.coerce.number().int().min(1).max(100_000).default(1),
   pageSize: z.coerce.number().int().min(1).max(ACTIVE_ALERT_LIMIT).default(ACTIVE_ALERT_LIMIT),

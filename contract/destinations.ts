@@ -67,7 +67,6 @@ export const DESTINATION_MSG = {
   linkedDone: 'Your Slack user is now linked to your Alertdesk account.',
   actionDone: (action: string) => `Alert ${action}.`,
   /** How an action from a chat is attributed in the alert's timeline. */
-  chatActorName: (name: string, via: string) => `${name} (from ${via})`,
   notFound: 'Destination not found',
   deliveryNotFound: 'Delivery not found',
   tooMany: `An organization may have at most ${DESTINATION_LIMITS.perTenant} destinations`,

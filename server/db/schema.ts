@@ -284,7 +284,7 @@ export interface AlertEventsTable {
   tenant_id: string;
   alert_id: string;
   at: string;
-  kind: 'acknowledged' | 'started' | 'resolved' | 'closed' | 'assigned' | 'note' | 'escalated' | 'paged' | 'overdue' | 'unrouted' | 'snoozed' | 'unsnoozed' | 'released' | 'ticket';
+  kind: 'acknowledged' | 'started' | 'resolved' | 'closed' | 'assigned' | 'note' | 'escalated' | 'paged' | 'overdue' | 'unrouted' | 'snoozed' | 'unsnoozed' | 'released' | 'ticket' | 'posted';
   actor_type: 'user' | 'integration' | 'system';
   actor_id: string | null;
   actor_name: string;

@@ -11,6 +11,8 @@ export interface TenantContext {
   abilities: TenantAbilities;
   /** Set when the request came with an API token: the user is its creator, their name saying "via API token '…'". */
   apiToken?: { id: string; name: string; role: 'read' | 'write' };
+  /** Set when a person acts from a chat (a Slack button, a Teams card's link): the timeline says "from Slack". */
+  via?: 'Slack' | 'Teams';
 }
 
 declare module 'fastify' {

@@ -135,6 +135,9 @@ export function toAlert(row: AlertRow): Alert {
  */
 const PRIORITY_RANK = sql<number>`(case a.priority when 'critical' then 0 when 'high' then 1 when 'medium' then 2 when 'low' then 3 when 'info' then 4 else 5 end)`;
 
+/** Issue 30: the alert has a PSA ticket with its number (as its card shows it), through psa_tickets_by_alert. */
+const HAS_TICKET = sql<SqlBool>`exists (select 1 from psa_tickets pt where pt.tenant_id = a.tenant_id and pt.alert_id = a.id and pt.ticket_number is not null)`;
+
 /** The active list's filters, with the assignee resolved: a user id, ASSIGNEE_NONE, or none. */
 export type ActiveAlertsFilter = Omit<ActiveAlertsQuery, 'assignee'> & { assignee?: string };
 
@@ -151,6 +154,7 @@ export async function listActiveAlerts(db: DB, tenantId: string, filter: ActiveA
   if (filter.assignee === ASSIGNEE_NONE) conditions.push(sql<SqlBool>`a.assigned_to is null`);
   else if (filter.assignee) conditions.push(sql<SqlBool>`a.assigned_to = ${filter.assignee}`);
   if (filter.q) conditions.push(searchMatchesUnindexed(filter.q));
+  if (filter.hasTicket !== undefined) conditions.push(filter.hasTicket ? HAS_TICKET : sql<SqlBool>`not ${HAS_TICKET}`);
   const where = sql<SqlBool>`${sql.join(conditions, sql` and `)}`;
   let page = alertRows(db, tenantId).where(where);
   page =

@@ -133,7 +133,9 @@ async function applyUserAction(
   patch: (at: string) => AlertPatch,
   event: { kind: AlertEventsTable['kind']; detail?: Record<string, unknown> },
 ) {
-  return applyActionAs(deps, ctx.tenant.id, actorOf(ctx), alertId, action, patch, event);
+  // From a chat: the entry says where ("Acknowledged from Slack by Jane").
+  const detail = ctx.via ? { ...event.detail, via: ctx.via } : event.detail;
+  return applyActionAs(deps, ctx.tenant.id, actorOf(ctx), alertId, action, patch, { ...event, detail });
 }
 
 /** Actions that end the alert's escalation: its timers are cleared and its pending jobs deleted in the same transaction. */
@@ -294,3 +296,12 @@ export async function bulkAlertAction(
 
 // Platform analytics (system module): new alerts per day and per priority, over every tenant.
 export { unsafeCountAlertsByPriority, unsafeCountAlertsPerDay } from './alerts.repository.ts';
+
+/**
+ * A timeline entry another module writes about one of the tenant's alerts, as the system under `actorName` (a chat
+ * post: "Posted to Slack #noc"). Nothing is written for an alert the tenant does not have.
+ */
+export async function recordAlertEvent(db: DB, tenantId: string, alertId: string, entry: { kind: AlertEventsTable['kind']; actorName: string; detail: Record<string, unknown>; at: string }) {
+  if (!(await findAlertStatus(db, tenantId, alertId))) return;
+  await insertEvent(db, { id: randomUUID(), tenant_id: tenantId, alert_id: alertId, at: entry.at, kind: entry.kind, actor_type: 'system', actor_id: null, actor_name: entry.actorName, detail: JSON.stringify(entry.detail) });
+}

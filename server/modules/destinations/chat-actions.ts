@@ -85,7 +85,7 @@ export interface ChatActDeps {
 async function memberContext(db: DB, tenantId: string, user: SessionUser, via: ChatVia) {
   const ctx = await loadTenantContext(db, user, tenantId);
   if (!ctx) return null;
-  return { ...ctx, user: { ...ctx.user, display_name: DESTINATION_MSG.chatActorName(user.display_name || user.email, via) } };
+  return { ...ctx, via };
 }
 
 /** Acknowledges or resolves an alert as a member, from a chat: the alert service's own checks (role, status: 409). */

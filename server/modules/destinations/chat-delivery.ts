@@ -23,17 +23,23 @@ export interface ChatDeliveryDeps {
 
 const gone = (error: string): Outcome => ({ status: null, retryAfter: null, latencyMs: 0, excerpt: null, error, guardRefused: false, permanent: true });
 
-/** What the post says above the alert: its state now, and who brought it there. */
+/** Where the last entry of a kind came from, as "from Slack " (empty when from the app itself). */
+function from(d: AlertDetail, kind: 'acknowledged' | 'resolved'): string {
+  const via = d.timeline.findLast((e) => e.kind === kind)?.detail.via;
+  return typeof via === 'string' ? `from ${via} ` : '';
+}
+
+/** What the post says above the alert: its state now, and who brought it there ("Acknowledged from Slack by Jane"). */
 function headline(d: AlertDetail): string {
   switch (d.alert.status) {
     case 'new':
       return 'New alert';
     case 'acknowledged':
-      return d.acknowledgedByName ? `Acknowledged by ${d.acknowledgedByName}` : 'Acknowledged';
+      return d.acknowledgedByName ? `Acknowledged ${from(d, 'acknowledged')}by ${d.acknowledgedByName}` : 'Acknowledged';
     case 'in_progress':
       return 'In progress';
     case 'resolved':
-      return d.resolvedByName ? `Resolved by ${d.resolvedByName}` : 'Resolved';
+      return d.resolvedByName ? `Resolved ${from(d, 'resolved')}by ${d.resolvedByName}` : 'Resolved';
     default:
       return d.closedByName ? `Closed by ${d.closedByName}` : 'Closed';
   }

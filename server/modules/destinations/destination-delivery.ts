@@ -7,7 +7,7 @@ import { serverKey } from '../../db/server-keys.ts';
 import type { JobsRuntime } from '../../jobs/jobs.plugin.ts';
 import { enqueueJobs } from '../../jobs/jobs.repository.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
-import { getAlertDetail } from '../alerts/alerts.service.ts';
+import { getAlertDetail, recordAlertEvent } from '../alerts/alerts.service.ts';
 import { sendSlack, sendTeams, type Outcome } from './chat-delivery.ts';
 import { shownState } from './chat-message.ts';
 import * as chat from './chat.repository.ts';
@@ -208,6 +208,18 @@ export function alertFanOut(deps: DeliveryDeps, log: { warn(o: object, m: string
   return (tenantId: string, change: AlertChange) => void onChange(tenantId, change).catch((err: unknown) => log.warn({ err, tenantId }, 'destinations: an alert change was not fanned out'));
 }
 
+/**
+ * A post to a chat, in its alert's timeline (issue 29): every Teams card, and a Slack message when it is first posted
+ * (its updates are the same message). Webhooks and test events are the receiver's business, not the alert's story.
+ */
+async function notePost(db: DB, tenantId: string, dest: DestinationsTable, delivery: DestinationDeliveriesTable, at: string) {
+  const first = delivery.event_type === 'alert.triggered' || delivery.event_type === 'heartbeat.down';
+  if (!(dest.type === 'teams' || (dest.type === 'slack' && first)) || delivery.event_type === TEST_EVENT) return;
+  const alertId = (JSON.parse(delivery.payload) as { data?: { alert?: { id?: unknown } } }).data?.alert?.id;
+  if (typeof alertId !== 'string') return;
+  await recordAlertEvent(db, tenantId, alertId, { kind: 'posted', actorName: 'Alertdesk', at, detail: { destination: dest.name, type: dest.type, event: delivery.event_type, channel: dest.channel } });
+}
+
 /** A webhook's attempt: the body signed with the destination's secret (and its previous one during a rotation). */
 async function sendWebhook(deps: DeliveryDeps, dest: DestinationsTable, delivery: DestinationDeliveriesTable, now: Date): Promise<Outcome> {
   const at = now.toISOString();
@@ -256,6 +268,7 @@ export async function attemptDelivery(deps: DeliveryDeps, tenantId: string, deli
     updated_at: after,
   });
   if (next.kind === 'retry') await enqueueJobs(deps.db, [deliverJob(delivery, attempt + 1, next.at)], now);
+  if (next.kind === 'succeeded') await notePost(deps.db, tenantId, dest, delivery, after);
   if (next.kind === 'disable') {
     await repo.updateDestination(deps.db, tenantId, dest.id, { enabled: 0, disabled_reason: DESTINATION_MSG.disabledGone, updated_at: after });
     deps.destinations.forget(tenantId);

@@ -192,18 +192,22 @@ for (const db of testDatabases()) {
       expect([acked.statusCode, acked.body]).toEqual([200, '']);
       const detail = (await owner.agent.get(`${base}/${alertId}`)).data;
       expect(detail.alert.status).toBe('acknowledged');
-      expect(detail.timeline.find((e: any) => e.kind === 'acknowledged')).toMatchObject({ actorName: 'Olivia Owner (from Slack)' });
+      expect(detail.timeline.find((e: any) => e.kind === 'acknowledged')).toMatchObject({ actorName: 'Olivia Owner', detail: { via: 'Slack' } });
       await until(async () => (await deliveries(owner.tenantId)).length === 2);
       await env.app.jobs.worker.runDue();
       const update = slack.calls.find((c) => c.method === 'chat.update')!;
       expect(update.auth).toBe(`Bearer ${BOT_TOKEN}`);
       const remembered = await env.deps.db.selectFrom('slack_messages').selectAll().where('alert_id', '=', alertId).executeTakeFirstOrThrow();
+      // The first post is in the alert's timeline, once: an update is the same message.
+      const posts = (await owner.agent.get(`${base}/${alertId}`)).data.timeline.filter((e: any) => e.kind === 'posted');
+      expect(posts).toHaveLength(1);
+      expect(posts[0]).toMatchObject({ detail: { type: 'slack', event: 'alert.triggered' } });
       expect(remembered).toMatchObject({ tenant_id: owner.tenantId, destination_id: dest.id, channel: 'C0NOC1234' });
       expect(update.args).toMatchObject({ channel: 'C0NOC1234', ts: remembered.ts, text: '[High] Disk 95% full on db-1 (Acknowledged)' });
       expect(slack.messages.get(update.args.ts)).toBe('[High] Disk 95% full on db-1 (Acknowledged)');
       const updatedButtons = update.args.attachments[0].blocks.find((b: any) => b.type === 'actions').elements.map((b: any) => b.text.text);
       expect(updatedButtons).toEqual(['Resolve', 'Open']);
-      expect(JSON.stringify(update.args.attachments)).toContain('Acknowledged by Olivia Owner (from Slack)');
+      expect(JSON.stringify(update.args.attachments)).toContain('Acknowledged from Slack by Olivia Owner');
       // A second click on Acknowledge: said to the clicker alone.
       const twice = await interact(ack);
       expect(JSON.parse(twice.body)).toMatchObject({ response_type: 'ephemeral' });

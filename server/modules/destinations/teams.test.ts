@@ -162,7 +162,9 @@ for (const db of testDatabases()) {
       expect(done.data).toEqual({ message: DESTINATION_MSG.actionDone('acknowledged'), alertId });
       const detail = (await owner.agent.get(`${base}/${alertId}`)).data;
       expect(detail.alert.status).toBe('acknowledged');
-      expect(detail.timeline.find((e: any) => e.kind === 'acknowledged')).toMatchObject({ actorName: 'Olivia Owner (from Teams)', actorType: 'user' });
+      expect(detail.timeline.find((e: any) => e.kind === 'acknowledged')).toMatchObject({ actorName: 'Olivia Owner', actorType: 'user', detail: { via: 'Teams' } });
+      // The card it got is in the alert's timeline.
+      expect(detail.timeline.find((e: any) => e.kind === 'posted')).toMatchObject({ actorType: 'system', detail: { type: 'teams', event: 'alert.triggered' } });
       const again = await owner.agent.post(`/api/chat-links/${token}`);
       expect([again.statusCode, again.data.error.message]).toEqual([409, DESTINATION_MSG.linkUsed]);
       expect((await env.app.inject({ method: 'GET', url: `/api/chat-links/${'x'.repeat(43)}` })).statusCode).toBe(404);
@@ -173,7 +175,7 @@ for (const db of testDatabases()) {
       const second = rx.got[2].body.attachments[0].content;
       expect(rx.got[2].problems).toEqual([]);
       expect(second.actions.map((a: any) => a.title)).toEqual(['Resolve', 'Open']);
-      expect(JSON.stringify(second.body)).toContain('Acknowledged by Olivia Owner (from Teams)');
+      expect(JSON.stringify(second.body)).toContain('Acknowledged from Teams by Olivia Owner');
     });
 
     it('sends a test card; another tenant cannot see, change, test or delete the destination', async () => {

@@ -8,7 +8,7 @@ import { registerPsaRoutes } from './psa.routes.ts';
 import { registerInbound, REGISTER_JOB } from './psa.service.ts';
 
 /**
- * PSA connections (issue 30): tickets in ConnectWise PSA and HaloPSA. Alert changes heard on the bus are planned as
+ * PSA connections (issue 30): tickets in ConnectWise PSA, Autotask and HaloPSA. Alert changes heard on the bus are planned as
  * actions (one row per alert and call, written before the call); each is a durable job (`psa.action`) retried with
  * the worker's backoff; the PSAs tell us of closed tickets at a signed URL.
  */
@@ -18,7 +18,10 @@ async function psa(app: FastifyInstance, deps: Deps) {
     bus: deps.bus,
     jobs: app.jobs,
     outbound: { allowPrivate: deps.config.outbound.allowPrivate, allowed: deps.config.outbound.allowCidrs },
-    publicUrl: deps.config.publicUrl,
+    // Read when used: a server listening on a port chosen at start learns its address afterwards.
+    get publicUrl() {
+      return deps.config.publicUrl;
+    },
     connections: connectionCache(deps.db),
     autotaskZoneLookupUrl: deps.config.psa.autotaskZoneLookupUrl,
   };

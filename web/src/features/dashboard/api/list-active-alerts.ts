@@ -13,6 +13,7 @@ export const fetchActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery, s
       clientId: filter.clientId,
       assignee: filter.assignee,
       q: filter.q,
+      hasTicket: filter.hasTicket === undefined ? undefined : String(filter.hasTicket),
       sort: filter.sort === 'priority' ? undefined : filter.sort,
       page: filter.page === 1 ? undefined : filter.page,
       pageSize: filter.pageSize === 100 ? undefined : filter.pageSize,

@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { SelectBox } from './SelectBox.tsx';
-import { AlertAge, CardHoldBadges, clientHref, Occurrences, PagedNobodyBadge, type AlertCardProps } from './AlertCardParts.tsx';
+import { AlertAge, CardHoldBadges, clientHref, Occurrences, PagedNobodyBadge, TicketLink, type AlertCardProps } from './AlertCardParts.tsx';
 
 /**
  * One alert in a list, roomy: badges, a title of up to two lines, source and client, assignee. Its title is the
@@ -47,6 +47,7 @@ export const AlertCard = memo(function AlertCard({ alert, onOpen, now = Date.now
               )}
               <CardHoldBadges alert={alert} now={now} />
               <Occurrences count={alert.occurrences} />
+              <TicketLink ticket={alert.ticket} prefix="Ticket " />
             </Group>
             <AlertAge createdAt={alert.createdAt} now={now} />
           </Group>

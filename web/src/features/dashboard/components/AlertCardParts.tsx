@@ -1,5 +1,5 @@
 import { lazy, Suspense } from 'react';
-import { Group, Text, Tooltip } from '@mantine/core';
+import { Anchor, Group, Text, Tooltip } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import type { Alert } from '../../../../../contract/alerts.ts';
 import { formatAge, formatDateTime } from '../../../lib/dates.ts';
@@ -57,5 +57,24 @@ export function Occurrences({ count }: { count: number }) {
       <IconRepeat size={14} aria-hidden />
       <Text size="xs">×{count}</Text>
     </Group>
+  );
+}
+
+/**
+ * Issue 30: the alert's ticket in the PSA: its number, a link into the PSA (a new tab) when the PSA gave one, above
+ * the card's stretched button. `prefix`: the word before the number where there is room.
+ */
+export function TicketLink({ ticket, prefix = '', size = 'xs' }: { ticket: Alert['ticket']; prefix?: string; size?: 'xs' | 'sm' }) {
+  if (!ticket) return null;
+  const text = `${prefix}#${ticket.number}`;
+  const shared = { size, className: 'above-stretch no-shrink', 'data-testid': 'alert-ticket', title: `PSA ticket #${ticket.number}` } as const;
+  return ticket.url && /^https?:\/\//i.test(ticket.url) ? (
+    <Anchor href={ticket.url} target="_blank" rel="noopener noreferrer" {...shared}>
+      {text}
+    </Anchor>
+  ) : (
+    <Text span {...shared}>
+      {text}
+    </Text>
   );
 }

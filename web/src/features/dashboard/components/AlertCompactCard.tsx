@@ -5,7 +5,7 @@ import { Link } from 'react-router';
 import { PAGING_MSG } from '../../../../../contract/paging.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { SelectBox } from './SelectBox.tsx';
-import { AlertAge, CardHoldBadges, clientHref, Occurrences, PagedNobodyBadge, type AlertCardProps } from './AlertCardParts.tsx';
+import { AlertAge, CardHoldBadges, clientHref, Occurrences, PagedNobodyBadge, TicketLink, type AlertCardProps } from './AlertCardParts.tsx';
 import classes from './AlertCompactCard.module.css';
 
 /**
@@ -59,6 +59,7 @@ export const AlertCompactCard = memo(function AlertCompactCard({ alert, onOpen, 
           )}
           <CardHoldBadges alert={alert} compact now={now} />
           <Occurrences count={alert.occurrences} />
+          <TicketLink ticket={alert.ticket} />
         </div>
         <div className={classes.client}>
           {alert.clientId && alert.clientName && (

@@ -42,7 +42,7 @@ import { useSnoozeAlert } from '../api/snooze-alert.ts';
 import { SnoozeMenu } from './SnoozeMenu.tsx';
 import { Link } from 'react-router';
 import { AlertMetadata } from './AlertMetadata.tsx';
-import { clientHref } from './AlertCardParts.tsx';
+import { clientHref, TicketLink } from './AlertCardParts.tsx';
 import { PagedNobodyBadge } from './PagedNobody.tsx';
 import { AlertNotes } from './AlertNotes.tsx';
 import { AlertTimeline } from './AlertTimeline.tsx';
@@ -244,6 +244,11 @@ function AlertDetailBody({ tenantId, detail }: { tenantId: string; detail: Alert
           )}
         </Field>
         <Field label="Integration">{alert.integrationName ?? 'N/A'}</Field>
+        {alert.ticket && (
+          <Field label="PSA ticket">
+            <TicketLink ticket={alert.ticket} prefix="Ticket " size="sm" />
+          </Field>
+        )}
         <Field label="Created">{formatDateTime(alert.createdAt)}</Field>
         <Field label="Updated">{formatDateTime(alert.updatedAt)}</Field>
         <Field label="Last seen">{formatDateTime(alert.lastSeenAt)}</Field>

@@ -20,6 +20,12 @@ import type { ListKey } from '../lib/dashboard-params.ts';
 const STATUS_OPTIONS = [{ value: 'all', label: 'All' }, ...ACTIVE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
 const PRIORITY_OPTIONS = [{ value: 'all', label: 'All' }, ...ALERT_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))];
 const SORT_OPTIONS = ALERT_SORTS.map((s) => ({ value: s, label: SORT_LABELS[s] }));
+// Issue 30: alerts with a ticket in the PSA, or without one.
+const TICKET_OPTIONS = [
+  { value: 'all', label: 'All' },
+  { value: 'true', label: 'Has ticket' },
+  { value: 'false', label: 'No ticket' },
+];
 
 type Option = { value: string; label: string };
 /** The options, plus the chosen value when a link names one that is not (or no longer) among them, so it still shows. */
@@ -54,7 +60,7 @@ export const AlertFilters = forwardRef<HTMLInputElement, AlertFiltersProps>(func
   );
 
   const selects = (
-    <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm" verticalSpacing="xs">
+    <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" verticalSpacing="xs">
       <Select label="Status" data={STATUS_OPTIONS} value={filter.status} onChange={(v) => setFilter('status', v)} allowDeselect={false} data-testid="filter-status" />
       <Select label="Priority" data={PRIORITY_OPTIONS} value={filter.priority} onChange={(v) => setFilter('priority', v)} allowDeselect={false} data-testid="filter-priority" />
       <Select
@@ -77,6 +83,14 @@ export const AlertFilters = forwardRef<HTMLInputElement, AlertFiltersProps>(func
         searchable
         clearable
         data-testid="filter-assignee"
+      />
+      <Select
+        label="Ticket"
+        data={TICKET_OPTIONS}
+        value={filter.hasTicket === undefined ? 'all' : String(filter.hasTicket)}
+        onChange={(v) => setFilter('hasTicket', v)}
+        allowDeselect={false}
+        data-testid="filter-ticket"
       />
       <Select label="Sort" data={SORT_OPTIONS} value={filter.sort} onChange={(v) => setFilter('sort', v)} allowDeselect={false} data-testid="sort" />
     </SimpleGrid>

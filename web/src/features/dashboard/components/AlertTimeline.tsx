@@ -10,6 +10,7 @@ import {
   IconCircleCheck,
   IconClockExclamation,
   IconLock,
+  IconMessage,
   IconNote,
   IconPlayerPlay,
   IconRepeat,
@@ -21,6 +22,9 @@ import {
 import type { TimelineEntry } from '../../../../../contract/alerts.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 
+/** "from Slack " for an action taken from a chat (its entry's `via`), else nothing. */
+const viaText = (e: TimelineEntry) => (typeof e.detail.via === 'string' ? `from ${e.detail.via} ` : '');
+
 function timelineText(e: TimelineEntry) {
   switch (e.kind) {
     case 'triggered':
@@ -28,11 +32,11 @@ function timelineText(e: TimelineEntry) {
     case 'repeated':
       return `Repeated: seen ${String(e.detail.occurrences)} times`;
     case 'acknowledged':
-      return `Acknowledged by ${e.actorName}`;
+      return `Acknowledged ${viaText(e)}by ${e.actorName}`;
     case 'started':
       return `${e.actorName} started work`;
     case 'resolved':
-      return `Resolved by ${e.actorName}`;
+      return `Resolved ${viaText(e)}by ${e.actorName}`;
     case 'closed':
       return `Closed by ${e.actorName}`;
     case 'assigned':
@@ -65,6 +69,8 @@ function timelineText(e: TimelineEntry) {
       return `Unsnoozed by ${e.actorName}`;
     case 'released':
       return e.detail.reason === 'snooze' ? 'Snooze over: escalation starts from level 1' : 'Maintenance over: escalation starts from level 1';
+    case 'posted':
+      return `Posted to ${e.detail.type === 'slack' ? 'Slack' : 'Microsoft Teams'}: ${String(e.detail.destination ?? '')}${e.detail.channel ? ` (${String(e.detail.channel)})` : ''}`;
     case 'ticket':
       // Issue 30: what happened to its PSA ticket (opened, noted, closed, not opened and why), as the server wrote it.
       return String(e.detail.text ?? 'PSA ticket');
@@ -91,6 +97,7 @@ const TIMELINE_ICONS: Record<TimelineEntry['kind'], typeof IconBolt> = {
   unsnoozed: IconZzzOff,
   released: IconBellRinging,
   ticket: IconTicket,
+  posted: IconMessage,
 };
 
 /** What happened to the alert and who did it, oldest first. */

@@ -4,7 +4,7 @@ import { ACTIVE_STATUSES, ALERT_PRIORITIES, ALERT_SORTS, type ActiveAlertsQuery,
 import { oneOf, paramsUpdater, putParam, text } from '../../../lib/search-params.ts';
 
 /** Query parameters of the dashboard that select the list; changing any of them goes back to page 1. */
-const LIST_KEYS = ['status', 'priority', 'clientId', 'assignee', 'q', 'sort'] as const;
+const LIST_KEYS = ['status', 'priority', 'clientId', 'assignee', 'q', 'hasTicket', 'sort'] as const;
 export type ListKey = (typeof LIST_KEYS)[number];
 
 /** Sets one parameter, leaving out defaults (the priority sort among them) so the address stays short. */
@@ -17,12 +17,14 @@ const put = (p: URLSearchParams, key: string, value: string | null | undefined) 
 export function useDashboardParams() {
   const [params, setParams] = useSearchParams();
   const page = Number(params.get('page'));
+  const hasTicket = params.get('hasTicket');
   const filter: ActiveAlertsQuery = {
     status: oneOf(ACTIVE_STATUSES, params.get('status')) ?? 'all',
     priority: oneOf(ALERT_PRIORITIES, params.get('priority')) ?? 'all',
     clientId: text(params.get('clientId'), 100),
     assignee: text(params.get('assignee'), 100),
     q: text(params.get('q'), 200),
+    hasTicket: hasTicket === 'true' ? true : hasTicket === 'false' ? false : undefined,
     sort: oneOf<AlertSort>(ALERT_SORTS, params.get('sort')) ?? 'priority',
     page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
     pageSize: 100,
@@ -49,6 +51,6 @@ export function useDashboardParams() {
     setAlert,
     clearFilters: () => update((p) => LIST_KEYS.filter((k) => k !== 'sort').forEach((k) => p.delete(k)), true),
     /** How many filters narrow the list (not the sort). */
-    activeFilters: [filter.status !== 'all', filter.priority !== 'all', !!filter.clientId, !!filter.assignee, !!filter.q].filter(Boolean).length,
+    activeFilters: [filter.status !== 'all', filter.priority !== 'all', !!filter.clientId, !!filter.assignee, !!filter.q, filter.hasTicket !== undefined].filter(Boolean).length,
   };
 }

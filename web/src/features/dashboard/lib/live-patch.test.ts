@@ -102,6 +102,15 @@ describe('live patching of the active list', () => {
     expect(titles(patchActiveList(list([]), filter({ clientId: 'c1' }), ev(alert({ clientId: 'c2', title: 'other' })), ME))).toEqual([]);
   });
 
+  it('follows the "has ticket" filter: an alert joins the list of ticketed alerts when its ticket is opened', () => {
+    const a = alert({ title: 'a' });
+    const withTicket = filter({ hasTicket: true });
+    expect(titles(patchActiveList(list([]), withTicket, ev(a), ME))).toEqual([]);
+    const ticketed = { ...a, ticket: { number: '1000', url: null } };
+    expect(titles(patchActiveList(list([]), withTicket, ev(ticketed, 'updated'), ME))).toEqual(['a']);
+    expect(titles(patchActiveList(list([a]), filter({ hasTicket: false }), ev(ticketed, 'updated'), ME))).toEqual([]);
+  });
+
   it('asks the server when the change alone cannot say: a search, a later page, a gap to fill, an alert of unknown past', () => {
     const a = alert();
     expect(patchActiveList(list([a]), filter({ q: 'disk' }), ev(alert()), ME)).toBe(RELOAD);

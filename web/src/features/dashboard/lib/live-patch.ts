@@ -33,6 +33,7 @@ export function matchesFilter(filter: ActiveAlertsQuery, a: Alert, userId: strin
   if (filter.status !== 'all' && a.status !== filter.status) return false;
   if (filter.priority !== 'all' && a.priority !== filter.priority) return false;
   if (filter.clientId && a.clientId !== filter.clientId) return false;
+  if (filter.hasTicket !== undefined && !!a.ticket !== filter.hasTicket) return false;
   if (filter.assignee === ASSIGNEE_ME) return a.assignedTo === userId;
   if (filter.assignee === ASSIGNEE_NONE) return a.assignedTo === null;
   if (filter.assignee) return a.assignedTo === filter.assignee;
@@ -84,4 +85,4 @@ export function patchStats(stats: AlertStats, previous: Alert | null | undefined
 
 /** An unfiltered first page holding every active alert: what is not in it is not active. */
 export const isCompleteList = (filter: ActiveAlertsQuery, list: AlertList) =>
-  filter.status === 'all' && filter.priority === 'all' && !filter.clientId && !filter.assignee && !filter.q && filter.page === 1 && list.total <= list.items.length;
+  filter.status === 'all' && filter.priority === 'all' && !filter.clientId && !filter.assignee && !filter.q && filter.hasTicket === undefined && filter.page === 1 && list.total <= list.items.length;

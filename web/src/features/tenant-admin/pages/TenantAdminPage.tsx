@@ -1,5 +1,5 @@
 import { Button, Paper, Stack, Tabs, Text, Title } from '@mantine/core';
-import { IconChecklist, IconHeartbeat, IconKey, IconPlugConnected, IconUsers, IconWebhook } from '@tabler/icons-react';
+import { IconChecklist, IconHeartbeat, IconKey, IconPlugConnected, IconTicket, IconUsers, IconWebhook } from '@tabler/icons-react';
 import type { ReactNode } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import { MSG } from '../../../../../contract/messages.ts';
@@ -13,7 +13,7 @@ import { TenantDetailsCard } from '../components/TenantDetailsCard.tsx';
 import { UsersPanel } from '../components/UsersPanel.tsx';
 
 const TITLE = 'Tenant Administration';
-const TABS = ['users', 'integrations', 'heartbeats', 'api-tokens', 'destinations', 'approvals'] as const;
+const TABS = ['users', 'integrations', 'heartbeats', 'api-tokens', 'destinations', 'psa', 'approvals'] as const;
 
 /** The tabs that show other features' panels: the app layer passes them in (features do not import each other). */
 export interface TenantAdminPanels {
@@ -22,6 +22,8 @@ export interface TenantAdminPanels {
   renderApiTokens: (tenantId: string) => ReactNode;
   /** Outbound webhooks; the tab shows only when given. */
   renderDestinations?: (tenantId: string) => ReactNode;
+  /** PSA connections (issue 30); the tab shows only when given. */
+  renderPsa?: (tenantId: string) => ReactNode;
 }
 
 /** /app/tenant-admin: owners and admins of the current tenant; everyone else sees the no-permission message. */
@@ -44,10 +46,10 @@ export function TenantAdminPage(panels: TenantAdminPanels) {
   return <TenantAdmin key={tenant.id} tenantId={tenant.id} {...panels} />;
 }
 
-function TenantAdmin({ tenantId, renderIntegrations, renderHeartbeats, renderApiTokens, renderDestinations }: TenantAdminPanels & { tenantId: string }) {
+function TenantAdmin({ tenantId, renderIntegrations, renderHeartbeats, renderApiTokens, renderDestinations, renderPsa }: TenantAdminPanels & { tenantId: string }) {
   const details = useTenantDetails(tenantId);
   const [params, setParams] = useSearchParams();
-  const tabs: readonly string[] = renderDestinations ? TABS : TABS.filter((t) => t !== 'destinations');
+  const tabs: readonly string[] = TABS.filter((t) => (t !== 'destinations' || renderDestinations) && (t !== 'psa' || renderPsa));
   const tab = tabs.includes(params.get('tab') ?? '') ? params.get('tab')! : 'users';
 
   if (details.isPending)
@@ -92,6 +94,11 @@ function TenantAdmin({ tenantId, renderIntegrations, renderHeartbeats, renderApi
               Destinations
             </Tabs.Tab>
           )}
+          {renderPsa && (
+            <Tabs.Tab value="psa" leftSection={<IconTicket size={16} />} className="no-shrink">
+              PSA
+            </Tabs.Tab>
+          )}
           <Tabs.Tab value="approvals" leftSection={<IconChecklist size={16} />} className="no-shrink">
             Approval Workflows
           </Tabs.Tab>
@@ -105,6 +112,7 @@ function TenantAdmin({ tenantId, renderIntegrations, renderHeartbeats, renderApi
         <Tabs.Panel value="heartbeats">{renderHeartbeats(tenantId)}</Tabs.Panel>
         <Tabs.Panel value="api-tokens">{renderApiTokens(tenantId)}</Tabs.Panel>
         {renderDestinations && <Tabs.Panel value="destinations">{renderDestinations(tenantId)}</Tabs.Panel>}
+        {renderPsa && <Tabs.Panel value="psa">{renderPsa(tenantId)}</Tabs.Panel>}
         <Tabs.Panel value="approvals">
           <Paper withBorder radius="md" p="lg">
             <Stack align="flex-start">
