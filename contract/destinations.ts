@@ -74,8 +74,11 @@ export const DESTINATION_MSG = {
   disabledGone: 'Disabled: the endpoint answered 410 Gone',
   disabledFailing: 'Disabled: every delivery failed for 3 days',
   disabledMailSubject: (name: string) => `Alertdesk: the destination '${name}' was disabled`,
-  disabledMailText: (person: string, name: string, since: string, link: string) =>
-    `Hello ${person},\n\nEvery delivery to the destination '${name}' has failed since ${since.slice(0, 16).replace('T', ' ')} UTC, so Alertdesk disabled it: nothing more is sent to it.\n\nCheck the delivery log, fix the endpoint and turn the destination on again:\n${link}\n`,
+  disabledMailText: (person: string, name: string, why: string, link: string) =>
+    `Hello ${person},\n\n${why} Alertdesk disabled the destination '${name}': nothing more is sent to it.\n\nCheck the delivery log, fix it and turn the destination on again:\n${link}\n`,
+  failingSince: (since: string) => `Every delivery has failed since ${since.slice(0, 16).replace('T', ' ')} UTC.`,
+  disabledSlackToken: 'Disabled: Slack says the bot token is revoked or invalid; paste a new bot token and turn it on again',
+  slackTokenWhy: 'Slack says the bot token of this destination is revoked or invalid.',
   secretShownOnce: 'Copy this signing secret now: it is shown only once.',
   none: 'No destinations yet. Post alerts to a Microsoft Teams or Slack channel, or add a webhook for your own tools (a PSA, a chat bridge, an automation).',
   noDeliveries: 'Nothing sent to this destination yet.',

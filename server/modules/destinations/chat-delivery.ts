@@ -12,7 +12,7 @@ import { callSlack, slackAlertMessage, slackClient, slackTestMessage, type Slack
 import { postTeams, teamsAlertCard, teamsTestCard } from './teams.ts';
 
 /** What one attempt came to; `permanent`: not worth retrying (Slack refused the token or channel, the alert is gone). */
-export type Outcome = PostResult & { permanent?: boolean };
+export type Outcome = PostResult & { permanent?: boolean; revoked?: boolean };
 
 export interface ChatDeliveryDeps {
   db: DB;
@@ -71,7 +71,7 @@ export async function sendTeams(deps: ChatDeliveryDeps, dest: DestinationsTable,
   return postTeams(dest.url!, teamsAlertCard(a, headline(detail), { acknowledge: url(tokens.acknowledge), resolve: url(tokens.resolve) }), deps.outbound);
 }
 
-const outcomeOf = (r: SlackResult): Outcome => ({ status: r.status, retryAfter: r.retryAfter, latencyMs: r.latencyMs, excerpt: r.excerpt, error: r.error, guardRefused: false, permanent: r.permanent });
+const outcomeOf = (r: SlackResult): Outcome => ({ status: r.status, retryAfter: r.retryAfter, latencyMs: r.latencyMs, excerpt: r.excerpt, error: r.error, guardRefused: false, permanent: r.permanent, revoked: r.revoked });
 
 /**
  * A Slack message for the delivery: the alert's message updated (`chat.update`) when this destination posted one,

@@ -12,7 +12,7 @@ import { sendSlack, sendTeams, type Outcome } from './chat-delivery.ts';
 import { shownState } from './chat-message.ts';
 import * as chat from './chat.repository.ts';
 import { nextAfter } from './delivery-outcome.ts';
-import { disableIfFailingTooLong } from './failing-destinations.ts';
+import { disableAndTell, disableIfFailingTooLong } from './failing-destinations.ts';
 import type { Mailer } from '../../notifications/mailer.ts';
 import * as repo from './destinations.repository.ts';
 import { postJson, type OutboundPolicy } from './outbound-post.ts';
@@ -271,6 +271,9 @@ export async function attemptDelivery(deps: DeliveryDeps, tenantId: string, deli
   if (next.kind === 'succeeded') await notePost(deps.db, tenantId, dest, delivery, after);
   if (next.kind === 'disable') {
     await repo.updateDestination(deps.db, tenantId, dest.id, { enabled: 0, disabled_reason: DESTINATION_MSG.disabledGone, updated_at: after });
+    deps.destinations.forget(tenantId);
+  } else if (result.revoked && (await disableAndTell(deps, tenantId, dest, DESTINATION_MSG.disabledSlackToken, DESTINATION_MSG.slackTokenWhy, now))) {
+    // A bot token Slack revoked never works again: disabled at once, its owners told (a test event too: it proves it).
     deps.destinations.forget(tenantId);
   } else if (next.kind !== 'succeeded' && delivery.event_type !== TEST_EVENT && (await disableIfFailingTooLong(deps, tenantId, dest, now))) {
     deps.destinations.forget(tenantId);

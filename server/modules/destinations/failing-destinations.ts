@@ -21,19 +21,22 @@ export async function disableIfFailingTooLong(
   const since = succeeded && succeeded > dest.updated_at ? succeeded : dest.updated_at;
   const oldest = await repo.oldestFailingSince(deps.db, tenantId, dest.id, since, TEST_EVENT);
   if (!oldest || Date.parse(oldest) > now.getTime() - DESTINATION_LIMITS.failingDisableMs) return false;
-  const at = now.toISOString();
-  if (!(await repo.disableDestination(deps.db, tenantId, dest.id, DESTINATION_MSG.disabledFailing, at))) return false;
+  return disableAndTell(deps, tenantId, dest, DESTINATION_MSG.disabledFailing, DESTINATION_MSG.failingSince(oldest), now);
+}
+
+/**
+ * Disables a destination with `reason` and mails the tenant's owners `why` (once: only the write that disabled it
+ * tells them). False when it was disabled already.
+ */
+export async function disableAndTell(deps: { db: DB; mailer?: Mailer; publicUrl: string }, tenantId: string, dest: Pick<DestinationsTable, 'id' | 'name'>, reason: string, why: string, now: Date): Promise<boolean> {
+  if (!(await repo.disableDestination(deps.db, tenantId, dest.id, reason, now.toISOString()))) return false;
   if (deps.mailer) {
     const owners = await repo.ownerEmails(deps.db, tenantId);
     const link = `${deps.publicUrl}/app/tenant-admin?tab=destinations`;
     // One owner's mail failing must not keep the others from theirs, nor undo the disabling.
     await Promise.allSettled(
       owners.map((o) =>
-        deps.mailer!.send({
-          to: o.email,
-          subject: DESTINATION_MSG.disabledMailSubject(dest.name),
-          text: DESTINATION_MSG.disabledMailText(o.display_name, dest.name, oldest, link),
-        }),
+        deps.mailer!.send({ to: o.email, subject: DESTINATION_MSG.disabledMailSubject(dest.name), text: DESTINATION_MSG.disabledMailText(o.display_name, dest.name, why, link) }),
       ),
     );
   }

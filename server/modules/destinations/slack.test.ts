@@ -234,6 +234,15 @@ for (const db of testDatabases()) {
       slack.queued.push({ status: 200, body: { ok: false, error: 'invalid_auth' } });
       test = await owner.agent.post(`${destBase}/test`);
       expect(test.data).toMatchObject({ status: 'failed', error: `invalid_auth: ${SLACK_ERRORS.invalid_auth}` });
+      // A token Slack refuses will never work again: the destination is disabled at once and the owners are told.
+      const listed = async () => (await owner.agent.get(`/api/tenants/${owner.tenantId}/destinations`)).data.items.find((d: any) => d.id === dest.id);
+      expect(await listed()).toMatchObject({ enabled: false, disabledReason: DESTINATION_MSG.disabledSlackToken });
+      const told = env.mailer.sent.filter((m) => m.subject === DESTINATION_MSG.disabledMailSubject('#noc-globex') && m.to === owner.email);
+      expect(told).toHaveLength(1);
+      expect(told[0].text).toContain(DESTINATION_MSG.slackTokenWhy);
+      // Turned on again (the token kept: a new one would be pasted here), it is used again.
+      const on = await owner.agent.put(destBase, { type: 'slack', name: '#noc-globex', channel: '#noc-globex', events: ['alert.triggered'], enabled: true });
+      expect([on.statusCode, on.data.enabled]).toEqual([200, true]);
       slack.queued.push({ status: 429, headers: { 'retry-after': '900' }, body: { ok: false, error: 'ratelimited' } });
       test = await owner.agent.post(`${destBase}/test`);
       expect(test.data).toMatchObject({ status: 'pending', responseStatus: 429, error: SLACK_ERRORS.ratelimited });

@@ -65,10 +65,14 @@ export interface SlackResult {
   code: string | null;
   /** Not worth retrying (a platform error other than Slack's own trouble). */
   permanent: boolean;
+  /** The bot token will never work again (revoked, invalid): the destination is disabled. */
+  revoked?: boolean;
 }
 
 /** Platform errors that are Slack's passing trouble (worth a retry). */
 const TRANSIENT = new Set(['internal_error', 'fatal_error', 'service_unavailable', 'request_timeout', 'ratelimited']);
+/** Answers that mean the bot token will never work again: the destination is disabled (and its owners told). */
+const REVOKED = new Set(['token_revoked', 'account_inactive', 'invalid_auth', 'not_authed']);
 
 export function slackClient(apiUrl: string, token: string) {
   // Methods are resolved against the base URL: without its last slash, `…/api` + `chat.update` would lose `api`.
@@ -89,7 +93,7 @@ export async function callSlack(client: WebClient, method: 'chat.postMessage' | 
     if (err.code === ErrorCode.PlatformError) {
       const code = err.data.error;
       const explained = (SLACK_ERRORS as Record<string, string>)[code];
-      return { ...base, status: null, latencyMs, code, permanent: !TRANSIENT.has(code), error: explained ? `${code}: ${explained}` : `Slack answered ${code}`, excerpt: JSON.stringify({ ok: false, error: code }).slice(0, DESTINATION_LIMITS.excerptBytes) };
+      return { ...base, status: null, latencyMs, code, permanent: !TRANSIENT.has(code), revoked: REVOKED.has(code), error: explained ? `${code}: ${explained}` : `Slack answered ${code}`, excerpt: JSON.stringify({ ok: false, error: code }).slice(0, DESTINATION_LIMITS.excerptBytes) };
     }
     if (err.code === ErrorCode.HTTPError) {
       const ra = err.headers?.['retry-after'];
