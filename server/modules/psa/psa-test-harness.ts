@@ -2,17 +2,13 @@ import { expect } from 'vitest';
 import { createIntegration, ingest } from '../../test/alerts.ts';
 import { registerOwner } from '../../test/factories.ts';
 import type { TestEnv } from '../../test/test-app.ts';
+import { until } from '../../test/receiver.ts';
+import { listActions } from './psa.repository.ts';
 
-export const until = async (check: () => Promise<boolean>, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+export { until };
 
 /** The PSA calls planned for a tenant, in order. */
-export const psaActions = (env: TestEnv, tenantId: string) => env.deps.db.selectFrom('psa_actions').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute();
+export const psaActions = (env: TestEnv, tenantId: string) => listActions(env.deps.db, tenantId);
 
 /** Lets the bus listener plan (it runs after the ingest's answer) until `count` calls are planned, then runs the due jobs. */
 export async function settle(env: TestEnv, tenantId: string, count: number) {

@@ -192,3 +192,8 @@ export async function settleAlertFromPsa(db: DB, tenantId: string, alertId: stri
     .returning(['id', 'status', 'priority', 'dedup_key', 'updated_at'])
     .executeTakeFirst();
 }
+
+/** Every PSA call planned for a tenant, in order (the tests read what was planned). */
+export function listActions(db: DB, tenantId: string) {
+  return db.selectFrom('psa_actions').selectAll().where('tenant_id', '=', tenantId).orderBy('id').execute();
+}
