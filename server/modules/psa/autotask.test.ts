@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PSA_MSG } from '../../../contract/psa.ts';
 import type { Config } from '../../config.ts';
 import { startTestApp, testDatabases, type TestEnv } from '../../test/test-app.ts';
-import { psaTenant, settle, ticketTexts } from './psa-test-harness.ts';
+import { PSA_HTTP } from './psa-http.ts';
+import { noteTexts, psaActions, psaTenant, settle, ticketTexts } from './psa-test-harness.ts';
 import { autotaskStandIn } from './psa-test-standins.ts';
 
 const creds = { username: 'api@msp.example', secret: 'at-SECRET-1', integrationCode: 'at-CODE-2' };
@@ -64,7 +65,7 @@ for (const db of testDatabases()) {
       expect((await owner.agent.get(`${t}/alerts/${alertId}`)).data.alert.ticket).toEqual({ number: ticket.ticketNumber, url: `${at.url}/web/Mvc/ServiceDesk/TicketDetail.mvc?ticketId=${ticket.id}` });
       await raise('at-disk');
       await settle(env, owner.tenantId, 2);
-      expect(ticket.notes).toEqual([PSA_MSG.noteRecurrence(2)]);
+      expect(noteTexts(ticket.notes)).toEqual([PSA_MSG.noteRecurrence(2)]);
 
       // Completed in Autotask: the next minute's poll resolves the alert.
       ticket.status = 5;
@@ -76,7 +77,7 @@ for (const db of testDatabases()) {
       expect(await ticketTexts(owner.agent, t, alertId)).toContain(PSA_MSG.closedInPsaResolved(AT, ticket.ticketNumber));
       await new Promise((r) => setTimeout(r, 50));
       await env.app.jobs.worker.runDue();
-      expect(ticket.notes).toEqual([PSA_MSG.noteRecurrence(2)]);
+      expect(noteTexts(ticket.notes)).toEqual([PSA_MSG.noteRecurrence(2)]);
 
       // The next poll asks only for what changed since the last one (a minute's overlap).
       const other = await raise('at-cpu');
@@ -94,6 +95,34 @@ for (const db of testDatabases()) {
         { op: 'eq', field: 'status', value: 5 },
         { op: 'gt', field: 'lastActivityDate', value: new Date(polledAt - 60_000).toISOString() },
       ]);
+    });
+
+    it('a note that timed out after Autotask stored it is found by the TicketNotes query on the retry, never added twice', async () => {
+      const { owner, raise, connBase } = await setup();
+      const alertId = await raise('at-lost-note');
+      await settle(env, owner.tenantId, 1);
+      const [ticket] = ticketsOf(alertId);
+      at.noteMishaps.push('hang');
+      PSA_HTTP.timeoutMs = 300;
+      try {
+        await raise('at-lost-note');
+        await settle(env, owner.tenantId, 2);
+      } finally {
+        PSA_HTTP.timeoutMs = 10_000;
+      }
+      expect(ticket.notes).toHaveLength(1);
+      expect((await owner.agent.get(connBase)).data).toMatchObject({ lastError: `POST /zone1/ATServicesRest/v1.0/Tickets/${ticket.id}/Notes: no answer within 0.3 s`, queueLength: 1 });
+      nowMs += 6_000;
+      await env.app.jobs.worker.runDue();
+      expect(noteTexts(ticket.notes)).toEqual([PSA_MSG.noteRecurrence(2)]);
+      const noteAction = (await psaActions(env, owner.tenantId)).find((a) => a.action === 'note')!;
+      const query = at.seen.filter((x) => x.path === '/zone1/ATServicesRest/v1.0/TicketNotes/query');
+      expect(query).toHaveLength(1);
+      expect(query[0].method).toBe('POST');
+      expect(query[0].body).toEqual({ filter: [{ op: 'eq', field: 'ticketID', value: ticket.id }, { op: 'contains', field: 'description', value: `Alertdesk ref ${noteAction.id}` }] });
+      expect(query[0].headers).toMatchObject({ apiintegrationcode: creds.integrationCode, username: creds.username, secret: creds.secret });
+      expect(at.seen.filter((x) => x.method === 'POST' && x.path === `/zone1/ATServicesRest/v1.0/Tickets/${ticket.id}/Notes`)).toHaveLength(1);
+      expect((await owner.agent.get(connBase)).data).toMatchObject({ lastError: null, queueLength: 0 });
     });
   });
 }

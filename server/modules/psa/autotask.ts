@@ -1,6 +1,6 @@
 import type { AlertPriority } from '../../../contract/alerts.ts';
 import { PSA_DEFAULT_PRIORITIES, type AutotaskSettings, type PsaCompany } from '../../../contract/psa.ts';
-import type { AdapterInput, PsaAdapter, TicketRef } from './psa-adapter.ts';
+import { noteBody, type AdapterInput, type PsaAdapter, type TicketRef } from './psa-adapter.ts';
 import { PsaError, type PsaRequest } from './psa-http.ts';
 
 /** Each API user's zone (its REST base and web URL), as the zone look-up answered it (by look-up URL and user). */
@@ -13,7 +13,8 @@ type Filter = { op: string; field: string; value?: unknown };
 
 /**
  * Autotask REST API v1.0: the user's zone from `{lookup}/v1.0/ZoneInformation?user=`, the headers `ApiIntegrationCode`,
- * `UserName` and `Secret` on every call, queries as `POST /v1.0/{Entity}/query` with a filter. Priorities come from the
+ * `UserName` and `Secret` on every call, queries as `POST /v1.0/{Entity}/query` with a filter. Notes are the ticket's
+ * children (`POST /v1.0/Tickets/{id}/Notes`), found again by `POST /v1.0/TicketNotes/query`. Priorities come from the
  * ticket fields' picklist (`/v1.0/Tickets/entityInformation/fields`) by label unless set. Our reference is a line of
  * the description (searched with `contains`). Tickets closed in Autotask are found by polling (`closedAmong`).
  */
@@ -38,7 +39,6 @@ export function autotask({ settings, call, zoneLookupUrl }: AdapterInput): PsaAd
     const web = (await zone()).webUrl;
     return { id: String(t.id), number: t.ticketNumber ?? String(t.id), url: web ? `${web}/Mvc/ServiceDesk/TicketDetail.mvc?ticketId=${t.id}` : null };
   };
-  const note = (id: string, text: string) => api('POST', '/TicketNotes', { ticketID: Number(id), title: 'Alertdesk', description: text, noteType: 1, publish: 1 });
 
   async function priorityOf(p: AlertPriority): Promise<number> {
     const set = s.priorities?.[p];
@@ -78,14 +78,19 @@ export function autotask({ settings, call, zoneLookupUrl }: AdapterInput): PsaAd
       const rows = await query<{ id: number; ticketNumber?: string }>('Tickets', [{ op: 'contains', field: 'description', value: ref }]);
       return rows.length ? toRef(rows[0]) : null;
     },
-    addNote: async (id, text) => void (await note(id, text)),
-    async closeTicket(id, text) {
-      await note(id, text);
-      await api('PATCH', '/Tickets', { id: Number(id), status: s.completeStatus });
+    async addNote(id, note) {
+      // Ticket notes are created as the ticket's child (the TicketNotes entity itself only answers queries).
+      await api('POST', `/Tickets/${encodeURIComponent(id)}/Notes`, { ticketID: Number(id), title: 'Alertdesk', description: noteBody(note), noteType: 1, publish: 1 });
     },
-    async reopenTicket(id, text) {
-      await api('PATCH', '/Tickets', { id: Number(id), status: s.newStatus });
-      await note(id, text);
+    async hasNote(id, ref) {
+      const rows = await query<{ id: number }>('TicketNotes', [
+        { op: 'eq', field: 'ticketID', value: Number(id) },
+        { op: 'contains', field: 'description', value: ref },
+      ]);
+      return rows.length > 0;
+    },
+    async setStatus(id, to) {
+      await api('PATCH', '/Tickets', { id: Number(id), status: to === 'closed' ? s.completeStatus : s.newStatus });
     },
     async isClosed(id) {
       const read = await api<{ item?: { status?: number } }>('GET', `/Tickets/${encodeURIComponent(id)}`);

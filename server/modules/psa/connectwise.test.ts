@@ -5,7 +5,7 @@ import { createIntegration, ingest } from '../../test/alerts.ts';
 import { registerOwner, registerTeam } from '../../test/factories.ts';
 import { startTestApp, testDatabases, type TestEnv } from '../../test/test-app.ts';
 import { PSA_HTTP } from './psa-http.ts';
-import { psaTenant, settle as settleAll, ticketTexts } from './psa-test-harness.ts';
+import { noteTexts, psaActions, psaTenant, settle as settleAll, ticketTexts } from './psa-test-harness.ts';
 import { connectWiseStandIn } from './psa-test-standins.ts';
 
 const creds = { companyId: 'msp', publicKey: 'pubKEY123', privateKey: 'privSECRET456', clientId: 'cw-client-id-789' };
@@ -147,17 +147,17 @@ for (const db of testDatabases()) {
       await raise('db-down');
       await settle(owner.tenantId, 3);
       expect(ticketPosts()).toHaveLength(1);
-      expect(ticket.notes).toEqual([PSA_MSG.noteRecurrence(2), PSA_MSG.noteRecurrence(3)]);
+      expect(noteTexts(ticket.notes)).toEqual([PSA_MSG.noteRecurrence(2), PSA_MSG.noteRecurrence(3)]);
 
       expect((await owner.agent.post(`${t}/alerts/${alertId}/acknowledge`)).statusCode).toBe(200);
       expect((await owner.agent.post(`${t}/alerts/${alertId}/notes`, { text: 'restarting the service' })).statusCode).toBe(200);
       expect((await owner.agent.post(`${t}/alerts/${alertId}/assign`, { userId: owner.userId })).statusCode).toBe(200);
       await settle(owner.tenantId, 6);
-      expect(ticket.notes.slice(2)).toEqual([PSA_MSG.noteAcknowledged('Olivia Owner'), PSA_MSG.noteText('Olivia Owner', 'restarting the service'), PSA_MSG.noteAssigned('Olivia Owner', 'Olivia Owner')]);
+      expect(noteTexts(ticket.notes).slice(2)).toEqual([PSA_MSG.noteAcknowledged('Olivia Owner'), PSA_MSG.noteText('Olivia Owner', 'restarting the service'), PSA_MSG.noteAssigned('Olivia Owner', 'Olivia Owner')]);
 
       expect((await owner.agent.post(`${t}/alerts/${alertId}/resolve`)).statusCode).toBe(200);
       await settle(owner.tenantId, 7);
-      expect(ticket.notes.at(-1)).toBe(PSA_MSG.noteResolved('Olivia Owner'));
+      expect(noteTexts(ticket.notes).at(-1)).toBe(PSA_MSG.noteResolved('Olivia Owner'));
       expect(ticket.status).toEqual({ name: 'Closed' });
       const patch = cw.seen.find((s) => s.method === 'PATCH')!;
       expect(patch.path).toBe(`/v4_6_release/apis/3.0/service/tickets/${ticket.id}`);
@@ -230,6 +230,44 @@ for (const db of testDatabases()) {
       }
       expect([...cw.tickets.values()].filter((x) => x.externalXRef === `alertdesk:${alertId}`)).toHaveLength(1);
       expect((await owner.agent.get(connBase)).data).toMatchObject({ lastError: null, queueLength: 0 });
+    });
+
+    it('a note whose answer was lost is found by its reference on the retry, never posted twice; a lost close re-reads the status', async () => {
+      const { owner, t, raise, connBase, resolveByKey } = await setup();
+      const alertId = await raise('lost-note');
+      await settle(owner.tenantId, 1);
+      const ticket = [...cw.tickets.values()].find((x) => x.externalXRef === `alertdesk:${alertId}`)!;
+      // The recurrence's note is stored by ConnectWise and its answer lost.
+      cw.noteMishaps.push('drop');
+      await raise('lost-note');
+      await settle(owner.tenantId, 2);
+      expect(ticket.notes).toHaveLength(1);
+      expect((await owner.agent.get(connBase)).data.queueLength).toBe(1);
+      nowMs += 6_000;
+      await env.app.jobs.worker.runDue();
+      expect(noteTexts(ticket.notes)).toEqual([PSA_MSG.noteRecurrence(2)]);
+      const noteAction = (await psaActions(env, owner.tenantId)).find((a) => a.action === 'note')!;
+      expect(ticket.notes[0].endsWith(`\n\nAlertdesk ref ${noteAction.id}`)).toBe(true);
+      const listed = cw.seen.filter((x) => x.method === 'GET' && x.path.startsWith(`/v4_6_release/apis/3.0/service/tickets/${ticket.id}/notes`));
+      expect(listed.map((x) => x.path)).toEqual([`/v4_6_release/apis/3.0/service/tickets/${ticket.id}/notes?orderBy=id%20desc&pageSize=1000&fields=id,text`]);
+      expect(listed[0].headers).toMatchObject({ authorization: `Basic ${Buffer.from('msp+pubKEY123:privSECRET456').toString('base64')}`, clientid: creds.clientId });
+      expect((await owner.agent.get(connBase)).data).toMatchObject({ lastError: null, queueLength: 0 });
+
+      // Resolved: the resolution note goes, the status change is made and its answer lost. A status change is the same
+      // whenever made: the retry re-reads the ticket, finds it closed and its note there, and sends neither again.
+      cw.statusMishaps.push('drop');
+      await resolveByKey('lost-note');
+      await settle(owner.tenantId, 3);
+      expect(ticket.status).toEqual({ name: 'Closed' });
+      expect((await owner.agent.get(connBase)).data.queueLength).toBe(1);
+      const reads = cw.seen.length;
+      nowMs += 6_000;
+      await env.app.jobs.worker.runDue();
+      expect(cw.seen.slice(reads).map((x) => `${x.method} ${x.path.split('?')[0]}`)).toEqual([`GET /v4_6_release/apis/3.0/service/tickets/${ticket.id}/notes`, `GET /v4_6_release/apis/3.0/service/tickets/${ticket.id}`]);
+      expect(cw.statusChanges.filter((c) => c.id === ticket.id)).toEqual([{ id: ticket.id, status: 'Closed' }]);
+      expect(noteTexts(ticket.notes)).toEqual([PSA_MSG.noteRecurrence(2), PSA_MSG.noteResolved('Prometheus')]);
+      expect((await owner.agent.get(connBase)).data).toMatchObject({ lastError: null, queueLength: 0 });
+      expect((await ticketTexts(owner.agent, t, alertId)).filter((x) => x === PSA_MSG.ticketClosed('ConnectWise PSA', String(ticket.id)))).toHaveLength(1);
     });
 
     it('resolves the alert when its ticket is closed in ConnectWise (callback re-read); a bad signature is 404', async () => {

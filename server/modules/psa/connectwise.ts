@@ -1,5 +1,5 @@
 import { PSA_DEFAULT_PRIORITIES, type ConnectWiseSettings, type PsaCompany } from '../../../contract/psa.ts';
-import type { AdapterInput, PsaAdapter, TicketRef } from './psa-adapter.ts';
+import { noteBody, type AdapterInput, type PsaAdapter, type TicketRef } from './psa-adapter.ts';
 import { PsaError, type PsaRequest } from './psa-http.ts';
 
 /**
@@ -28,8 +28,7 @@ export function connectWise({ settings, call }: AdapterInput): PsaAdapter {
   const ticketUrl = (id: string) => `${s.siteUrl}/${codebase ?? 'v4_6_release/'}services/system_io/Service/fv_sr100_request.rails?service_recid=${encodeURIComponent(id)}&companyName=${encodeURIComponent(s.companyId)}`;
   const toRef = (t: { id: number }): TicketRef => ({ id: String(t.id), number: String(t.id), url: ticketUrl(String(t.id)) });
   const quote = (v: string) => `"${v.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-  const setStatus = (id: string, status: string) => api('PATCH', `/service/tickets/${encodeURIComponent(id)}`, [{ op: 'replace', path: 'status/name', value: status }]);
-  const note = (id: string, text: string) => api('POST', `/service/tickets/${encodeURIComponent(id)}/notes`, { text, detailDescriptionFlag: true, internalAnalysisFlag: false });
+  const notesOf = (id: string) => `/service/tickets/${encodeURIComponent(id)}/notes`;
 
   return {
     async test() {
@@ -58,14 +57,16 @@ export function connectWise({ settings, call }: AdapterInput): PsaAdapter {
       const rows = await api<Array<{ id: number }>>('GET', `/service/tickets?conditions=${encodeURIComponent(`externalXRef=${quote(ref)}`)}&pageSize=1&fields=id`);
       return rows?.length ? toRef(rows[0]) : null;
     },
-    addNote: async (id, text) => void (await note(id, text)),
-    async closeTicket(id, text) {
-      await note(id, text);
-      await setStatus(id, s.closedStatus);
+    async addNote(id, note) {
+      await api('POST', notesOf(id), { text: noteBody(note), detailDescriptionFlag: true, internalAnalysisFlag: false });
     },
-    async reopenTicket(id, text) {
-      await setStatus(id, s.newStatus);
-      await note(id, text);
+    async hasNote(id, ref) {
+      // The newest notes first: a note of ours whose answer was lost is among the latest (1000 is the API's largest page).
+      const rows = await api<Array<{ id: number; text?: string }>>('GET', `${notesOf(id)}?orderBy=${encodeURIComponent('id desc')}&pageSize=1000&fields=id,text`);
+      return (rows ?? []).some((n) => (n.text ?? '').includes(ref));
+    },
+    async setStatus(id, to) {
+      await api('PATCH', `/service/tickets/${encodeURIComponent(id)}`, [{ op: 'replace', path: 'status/name', value: to === 'closed' ? s.closedStatus : s.newStatus }]);
     },
     async isClosed(id) {
       const t = await api<{ status?: { name?: string }; closedFlag?: boolean }>('GET', `/service/tickets/${encodeURIComponent(id)}`);

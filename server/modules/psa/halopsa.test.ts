@@ -3,7 +3,7 @@ import { PSA_MSG } from '../../../contract/psa.ts';
 import type { Config } from '../../config.ts';
 import { ingest } from '../../test/alerts.ts';
 import { startTestApp, testDatabases, type TestEnv } from '../../test/test-app.ts';
-import { psaTenant, settle, ticketTexts } from './psa-test-harness.ts';
+import { noteTexts, psaActions, psaTenant, settle, ticketTexts } from './psa-test-harness.ts';
 import { haloStandIn } from './psa-test-standins.ts';
 
 const creds = { clientId: 'halo-app', clientSecret: 'halo-SECRET-value' };
@@ -65,11 +65,11 @@ for (const db of testDatabases()) {
       await raise('halo-db');
       await settle(env, owner.tenantId, 2);
       expect(ticketsOf(alertId)).toHaveLength(1);
-      expect(ticket.actions).toEqual([PSA_MSG.noteRecurrence(2)]);
+      expect(noteTexts(ticket.actions)).toEqual([PSA_MSG.noteRecurrence(2)]);
       expect((await owner.agent.post(`${t}/alerts/${alertId}/resolve`)).statusCode).toBe(200);
       await settle(env, owner.tenantId, 3);
       expect(ticket.status_id).toBe(9);
-      expect(ticket.actions.at(-1)).toBe(PSA_MSG.noteResolved('Olivia Owner'));
+      expect(noteTexts(ticket.actions).at(-1)).toBe(PSA_MSG.noteResolved('Olivia Owner'));
       expect((await owner.agent.get(`${t}/alerts/${alertId}`)).data.alert.ticket).toEqual({ number: String(ticket.id), url: `${halo.baseUrl}/ticket?id=${ticket.id}` });
     });
 
@@ -82,6 +82,28 @@ for (const db of testDatabases()) {
       nowMs += 6_000;
       await env.app.jobs.worker.runDue();
       expect(ticketsOf(alertId)).toHaveLength(1);
+      expect((await owner.agent.get(connBase)).data).toMatchObject({ lastError: null, queueLength: 0 });
+    });
+
+    it('a note (action) whose answer was lost is found among the ticket\'s actions on the retry, never added twice', async () => {
+      const { owner, raise, connBase } = await setup();
+      const alertId = await raise('halo-lost-note');
+      await settle(env, owner.tenantId, 1);
+      const [ticket] = ticketsOf(alertId);
+      halo.noteMishaps.push('drop');
+      await raise('halo-lost-note');
+      await settle(env, owner.tenantId, 2);
+      expect(ticket.actions).toHaveLength(1);
+      expect((await owner.agent.get(connBase)).data.queueLength).toBe(1);
+      nowMs += 6_000;
+      await env.app.jobs.worker.runDue();
+      expect(noteTexts(ticket.actions)).toEqual([PSA_MSG.noteRecurrence(2)]);
+      const noteAction = (await psaActions(env, owner.tenantId)).find((a) => a.action === 'note')!;
+      expect(ticket.actions[0].endsWith(`Alertdesk ref ${noteAction.id}`)).toBe(true);
+      const listed = halo.seen.filter((x) => x.method === 'GET' && x.path.startsWith('/api/Actions'));
+      expect(listed.map((x) => x.path)).toEqual([`/api/Actions?ticket_id=${ticket.id}&excludesys=true&count=1000`]);
+      expect(listed[0].headers.authorization).toBe('Bearer halo-token-1');
+      expect(halo.seen.filter((x) => x.method === 'POST' && x.path === '/api/Actions' && x.body[0].ticket_id === ticket.id)).toHaveLength(1);
       expect((await owner.agent.get(connBase)).data).toMatchObject({ lastError: null, queueLength: 0 });
     });
 

@@ -1,5 +1,5 @@
 import { PSA_DEFAULT_PRIORITIES, type HaloPsaSettings, type PsaCompany } from '../../../contract/psa.ts';
-import type { AdapterInput, PsaAdapter, TicketRef } from './psa-adapter.ts';
+import { noteBody, type AdapterInput, type PsaAdapter, type TicketRef } from './psa-adapter.ts';
 import { PsaError, type PsaRequest } from './psa-http.ts';
 
 /** Access tokens by connection settings (base URL + client id), kept until a minute before they expire. */
@@ -8,7 +8,8 @@ const tokens = new Map<string, { token: string; until: number }>();
 /**
  * HaloPSA: a bearer token by client credentials at `{baseUrl}/auth/token` (scope `all`); tickets are created and
  * updated by `POST {baseUrl}/api/Tickets` with a JSON array (an `id` makes it an update); notes are actions
- * (`POST /api/Actions`). Our reference is the ticket's `third_party_id`, searched with `GET /api/Tickets?search=`.
+ * (`POST /api/Actions`, listed by `GET /api/Actions?ticket_id=`). Our reference is the ticket's `third_party_id`,
+ * searched with `GET /api/Tickets?search=`.
  * Ticket changes come to our signed URL through a HaloPSA webhook the MSP sets up (no API to register one).
  */
 export function haloPsa({ settings, call }: AdapterInput): PsaAdapter {
@@ -35,8 +36,6 @@ export function haloPsa({ settings, call }: AdapterInput): PsaAdapter {
     }
   };
   const toRef = (t: { id: number }): TicketRef => ({ id: String(t.id), number: String(t.id), url: `${s.baseUrl}/ticket?id=${t.id}` });
-  const note = (id: string, text: string) => api('POST', '/Actions', [{ ticket_id: Number(id), note: text, outcome: 'Alertdesk', hiddenfromuser: true }]);
-  const setStatus = (id: string, statusId: number) => api('POST', '/Tickets', [{ id: Number(id), status_id: statusId }]);
 
   return {
     async test() {
@@ -68,14 +67,16 @@ export function haloPsa({ settings, call }: AdapterInput): PsaAdapter {
       const hit = (answer?.tickets ?? []).find((t) => t.third_party_id === ref);
       return hit ? toRef(hit) : null;
     },
-    addNote: async (id, text) => void (await note(id, text)),
-    async closeTicket(id, text) {
-      await note(id, text);
-      await setStatus(id, s.closedStatusId);
+    async addNote(id, note) {
+      await api('POST', '/Actions', [{ ticket_id: Number(id), note: noteBody(note), outcome: 'Alertdesk', hiddenfromuser: true }]);
     },
-    async reopenTicket(id, text) {
-      await setStatus(id, s.newStatusId);
-      await note(id, text);
+    async hasNote(id, ref) {
+      // The ticket's actions, the system's own left out (a status change is one).
+      const answer = await api<{ actions?: Array<{ id: number; note?: string }> }>('GET', `/Actions?ticket_id=${encodeURIComponent(id)}&excludesys=true&count=1000`);
+      return (answer?.actions ?? []).some((a) => (a.note ?? '').includes(ref));
+    },
+    async setStatus(id, to) {
+      await api('POST', '/Tickets', [{ id: Number(id), status_id: to === 'closed' ? s.closedStatusId : s.newStatusId }]);
     },
     async isClosed(id) {
       const t = await api<{ status_id?: number }>('GET', `/Tickets/${encodeURIComponent(id)}`);

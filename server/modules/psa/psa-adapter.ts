@@ -18,6 +18,12 @@ export interface NewTicket {
   priority: AlertPriority;
 }
 
+/** A note for a ticket: its text and our reference (`noteRef`), by which a retry finds it in the PSA. */
+export interface TicketNote {
+  text: string;
+  ref: string;
+}
+
 /** One PSA's API, as the ticket lifecycle uses it (one file per PSA). */
 export interface PsaAdapter {
   /** Throws a PsaError when the PSA cannot be reached or refuses the credentials. */
@@ -26,10 +32,13 @@ export interface PsaAdapter {
   createTicket(t: NewTicket): Promise<TicketRef>;
   /** The ticket carrying our reference, if the PSA has one (after an answer was lost). */
   findTicket(ref: string): Promise<TicketRef | null>;
-  addNote(ticketId: string, text: string): Promise<void>;
-  closeTicket(ticketId: string, note: string): Promise<void>;
-  reopenTicket(ticketId: string, note: string): Promise<void>;
-  /** Whether the ticket is closed now (inbound notices are re-read, never trusted). */
+  /** Adds a note carrying our reference (its own last line, where a person reading the ticket sees where it came from). */
+  addNote(ticketId: string, note: TicketNote): Promise<void>;
+  /** Whether one of the ticket's notes carries this reference: an earlier try's note the PSA stored, its answer lost. */
+  hasNote(ticketId: string, ref: string): Promise<boolean>;
+  /** Moves the ticket to the connection's closed status, or back to its new status. */
+  setStatus(ticketId: string, to: 'open' | 'closed'): Promise<void>;
+  /** Whether the ticket is closed now (inbound notices are re-read, never trusted; a status change is re-read before it is sent again). */
   isClosed(ticketId: string): Promise<boolean>;
   /** Asks the PSA to tell `url` of ticket changes (ConnectWise's callback); a no-op where it is set up in the PSA. */
   registerInbound(url: string): Promise<void>;
@@ -47,3 +56,9 @@ export interface AdapterInput {
 }
 
 export const ticketRef = (alertId: string) => `alertdesk:${alertId}`;
+
+/** A note's reference: the id of the action that sends it (one per note we mean to add). */
+export const noteRef = (actionId: string) => `Alertdesk ref ${actionId}`;
+
+/** The note as sent: its text, then our reference on a line of its own. */
+export const noteBody = (note: TicketNote) => `${note.text}\n\n${note.ref}`;

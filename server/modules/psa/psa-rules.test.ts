@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PSA_MSG } from '../../../contract/psa.ts';
 import type { Config } from '../../config.ts';
 import { startTestApp, testDatabases, type TestEnv } from '../../test/test-app.ts';
-import { psaActions, psaTenant, settle, ticketTexts, until } from './psa-test-harness.ts';
+import { noteTexts, psaActions, psaTenant, settle, ticketTexts, until } from './psa-test-harness.ts';
 import { connectWiseStandIn } from './psa-test-standins.ts';
 
 const creds = { companyId: 'msp', publicKey: 'pub', privateKey: 'priv-rules', clientId: 'client-rules' };
@@ -64,7 +64,7 @@ for (const db of testDatabases()) {
       await env.app.jobs.worker.runDue();
       expect(ticketsOf(second)).toHaveLength(0);
       expect(ticket.status).toEqual({ name: 'New' });
-      expect(ticket.notes.at(-1)).toBe(PSA_MSG.noteReopened(1));
+      expect(noteTexts(ticket.notes).at(-1)).toBe(PSA_MSG.noteReopened(1));
       expect(await ticketTexts(owner.agent, t, second)).toEqual([PSA_MSG.ticketReopened(CW, String(ticket.id))]);
       expect((await owner.agent.get(`${t}/alerts/${second}`)).data.alert.ticket.number).toBe(String(ticket.id));
     });

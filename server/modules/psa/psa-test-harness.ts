@@ -44,3 +44,23 @@ export async function ticketTexts(agent: { get(url: string): Promise<{ data: any
   const detail = await agent.get(`${t}/alerts/${alertId}`);
   return detail.data.timeline.filter((e: { kind: string }) => e.kind === 'ticket').map((e: { detail: { text: string } }) => e.detail.text);
 }
+
+/** The reference line every note of ours ends with (the action's id). */
+const NOTE_REF = /\n\nAlertdesk ref [0-9a-f-]{36}$/;
+
+/** A PSA's notes as their text reads, each checked to end with our reference line, which is taken off. */
+export function noteTexts(notes: string[]): string[] {
+  return notes.map((n) => {
+    expect(n).toMatch(NOTE_REF);
+    return n.replace(NOTE_REF, '');
+  });
+}
+
+/** A connection of the tenant (`psaTenant`) with its client mapped to the PSA's `companyId`. */
+export async function connectPsa(tenant: Awaited<ReturnType<typeof psaTenant>>, body: { type: string; name: string; settings: Record<string, unknown> }, companyId: string) {
+  const conn = await tenant.owner.agent.post(`${tenant.t}/psaConnections`, body);
+  expect(conn.statusCode).toBe(201);
+  const connBase = `${tenant.t}/psaConnections/${conn.data.id}`;
+  expect((await tenant.owner.agent.put(`${connBase}/companyMap`, { items: [{ clientId: tenant.clientId, companyId }] })).statusCode).toBe(200);
+  return { conn: conn.data, connBase };
+}

@@ -37,16 +37,36 @@ const json = (res: http.ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
+/** The mishaps of a stand-in, per kind of call, each applied to the next such call in order. */
+function mishapQueues() {
+  return { notes: [] as Mishap[], statuses: [] as Mishap[] };
+}
+
+/**
+ * A call under a mishap: 'fail' answers 500 without acting; 'drop' and 'hang' act, then cut the connection or never
+ * answer (the PSA did it, the caller cannot know); none acts and answers.
+ */
+function withMishap(res: http.ServerResponse, mishap: Mishap | undefined, failure: unknown, act: () => [number, unknown]) {
+  if (mishap === 'fail') return json(res, 500, failure);
+  const [status, body] = act();
+  if (mishap === 'drop') return res.socket?.destroy();
+  if (mishap === 'hang') return;
+  json(res, status, body);
+}
+
 /**
  * ConnectWise PSA's REST API 3.0 as its documentation describes it, for the tests: Basic auth
  * `companyId+publicKey:privateKey` and the clientId header on every call (401 otherwise), tickets, notes, JSON Patch of
- * the status, search by `conditions`, callbacks. `mishaps` are applied to the next POST /service/tickets in order.
+ * the status, search by `conditions`, a ticket's notes listed, callbacks. `mishaps` are applied to the next POST
+ * /service/tickets in order, `noteMishaps` to the next notes, `statusMishaps` to the next status changes (PATCH).
  */
 export async function connectWiseStandIn(creds: { companyId: string; publicKey: string; privateKey: string; clientId: string }) {
   const seen: Seen[] = [];
   const tickets = new Map<number, { id: number; summary: string; externalXRef?: string; status: { name: string }; company: { identifier: string }; priority: { name: string }; board: { name: string }; notes: string[] }>();
   const callbacks: Array<Record<string, unknown>> = [];
   const mishaps: Mishap[] = [];
+  const later = mishapQueues();
+  const statusChanges: Array<{ id: number; status: string }> = [];
   let nextId = 1000;
   const auth = `Basic ${Buffer.from(`${creds.companyId}+${creds.publicKey}:${creds.privateKey}`).toString('base64')}`;
   const server = await listen((req, raw, res) => {
@@ -85,13 +105,27 @@ export async function connectWiseStandIn(creds: { companyId: string; publicKey: 
     const ticket = m ? tickets.get(Number(m[1])) : undefined;
     if (m && !ticket) return json(res, 404, { code: 'NotFound' });
     if (ticket && m?.[2] && req.method === 'POST') {
-      ticket.notes.push(body.text);
-      return json(res, 201, { id: ticket.notes.length, text: body.text });
+      if (typeof body?.text !== 'string' || !body.text) return json(res, 400, { code: 'InvalidObject', errors: [{ field: 'text' }] });
+      return withMishap(res, later.notes.shift(), { code: 'InternalError' }, () => {
+        ticket.notes.push(body.text);
+        return [201, { id: ticket.notes.length, ticketId: ticket.id, text: body.text }];
+      });
+    }
+    if (ticket && m?.[2] && req.method === 'GET') {
+      // The ticket's notes, in the order asked for (`orderBy=id desc`), one page of at most 1000.
+      const pageSize = Number(url.searchParams.get('pageSize') ?? 25);
+      if (!(pageSize >= 1 && pageSize <= 1000)) return json(res, 400, { code: 'InvalidObject', message: 'pageSize must be 1 to 1000' });
+      const notes = ticket.notes.map((text, i) => ({ id: i + 1, ticketId: ticket.id, text }));
+      if (url.searchParams.get('orderBy') === 'id desc') notes.reverse();
+      return json(res, 200, notes.slice(0, pageSize));
     }
     if (ticket && req.method === 'GET') return json(res, 200, { ...ticket, closedFlag: ticket.status.name === 'Closed' });
     if (ticket && req.method === 'PATCH') {
-      for (const op of body as Array<{ op: string; path: string; value: string }>) if (op.op === 'replace' && op.path === 'status/name') ticket.status = { name: op.value };
-      return json(res, 200, ticket);
+      return withMishap(res, later.statuses.shift(), { code: 'InternalError' }, () => {
+        for (const op of body as Array<{ op: string; path: string; value: string }>) if (op.op === 'replace' && op.path === 'status/name') ticket.status = { name: op.value };
+        statusChanges.push({ id: ticket.id, status: ticket.status.name });
+        return [200, ticket];
+      });
     }
     if (path === '/system/callbacks' && req.method === 'GET') return json(res, 200, callbacks);
     if (path === '/system/callbacks' && req.method === 'POST') {
@@ -100,17 +134,20 @@ export async function connectWiseStandIn(creds: { companyId: string; publicKey: 
     }
     json(res, 404, { code: 'NotFound' });
   });
-  return { ...server, siteUrl: server.url, seen, tickets, callbacks, mishaps };
+  return { ...server, siteUrl: server.url, seen, tickets, callbacks, mishaps, noteMishaps: later.notes, statusMishaps: later.statuses, statusChanges };
 }
 
 /**
  * HaloPSA's API as documented: a token by client credentials at /auth/token, tickets created and updated by POST
- * /api/Tickets with a JSON array, notes as POST /api/Actions, clients at /api/Client (401 without the bearer token).
+ * /api/Tickets with a JSON array, notes as POST /api/Actions and listed by GET /api/Actions?ticket_id=, clients at
+ * /api/Client (401 without the bearer token).
  */
 export async function haloStandIn(creds: { clientId: string; clientSecret: string }) {
   const seen: Seen[] = [];
   const tickets = new Map<number, Record<string, any> & { id: number; actions: string[] }>();
   const mishaps: Mishap[] = [];
+  const later = mishapQueues();
+  const statusChanges: Array<{ id: number; status: number }> = [];
   let nextId = 500;
   const token = 'halo-token-1';
   const server = await listen((req, raw, res) => {
@@ -131,8 +168,12 @@ export async function haloStandIn(creds: { clientId: string; clientSecret: strin
       if (item.id) {
         const t = tickets.get(item.id);
         if (!t) return json(res, 404, 'no ticket');
-        Object.assign(t, item);
-        return json(res, 201, t);
+        const mishap = item.status_id !== undefined ? later.statuses.shift() : undefined;
+        return withMishap(res, mishap, 'error', () => {
+          Object.assign(t, item);
+          if (item.status_id !== undefined) statusChanges.push({ id: t.id, status: item.status_id });
+          return [201, t];
+        });
       }
       const mishap = mishaps.shift();
       if (mishap === 'fail') return json(res, 500, 'error');
@@ -149,25 +190,38 @@ export async function haloStandIn(creds: { clientId: string; clientSecret: strin
     const m = /^\/api\/Tickets\/(\d+)$/.exec(url.pathname);
     if (m && req.method === 'GET') return tickets.has(Number(m[1])) ? json(res, 200, tickets.get(Number(m[1]))) : json(res, 404, 'no ticket');
     if (url.pathname === '/api/Actions' && req.method === 'POST') {
-      const t = tickets.get(body?.[0]?.ticket_id);
+      if (!Array.isArray(body) || body.length !== 1) return json(res, 400, 'expected an array');
+      const t = tickets.get(body[0].ticket_id);
       if (!t) return json(res, 404, 'no ticket');
-      t.actions.push(body[0].note);
-      return json(res, 201, { id: t.actions.length });
+      return withMishap(res, later.notes.shift(), 'error', () => {
+        t.actions.push(body[0].note);
+        return [201, { id: t.actions.length, ticket_id: t.id, note: body[0].note }];
+      });
+    }
+    if (url.pathname === '/api/Actions' && req.method === 'GET') {
+      // A ticket's actions (ticket_id is required; count caps the list).
+      const t = tickets.get(Number(url.searchParams.get('ticket_id')));
+      if (!t) return json(res, 400, 'ticket_id is required');
+      const actions = t.actions.map((note, i) => ({ id: i + 1, ticket_id: t.id, note, outcome: 'Alertdesk' }));
+      return json(res, 200, { record_count: actions.length, actions: actions.slice(0, Number(url.searchParams.get('count') ?? 50)) });
     }
     json(res, 404, 'not found');
   });
-  return { ...server, baseUrl: server.url, seen, tickets, mishaps };
+  return { ...server, baseUrl: server.url, seen, tickets, mishaps, noteMishaps: later.notes, statusMishaps: later.statuses, statusChanges };
 }
 
 /**
  * Autotask's REST API v1.0 as documented: the zone look-up, the ApiIntegrationCode/UserName/Secret headers on every
  * zone call (401 otherwise), tickets created with POST and updated with PATCH (`{ id, … }`), queries as POST
- * `/{Entity}/query` with a filter (eq, in, gt, contains), ticket notes, the ticket fields' picklists.
+ * `/{Entity}/query` with a filter (eq, in, gt, contains), ticket notes (created under the ticket, queried as
+ * TicketNotes), the ticket fields' picklists.
  */
 export async function autotaskStandIn(creds: { username: string; secret: string; integrationCode: string }) {
   const seen: Seen[] = [];
   const tickets = new Map<number, Record<string, any> & { id: number; notes: string[] }>();
   const mishaps: Mishap[] = [];
+  const later = mishapQueues();
+  const statusChanges: Array<{ id: number; status: number }> = [];
   let nextId = 7000;
   const zonePath = '/zone1/ATServicesRest/v1.0';
   const matches = (t: Record<string, any>, f: { op: string; field: string; value: any }) => {
@@ -215,19 +269,32 @@ export async function autotaskStandIn(creds: { username: string; secret: string;
     if (path === '/Tickets' && req.method === 'PATCH') {
       const t = tickets.get(body?.id);
       if (!t) return json(res, 404, { errors: ['no ticket'] });
-      Object.assign(t, body, { lastActivityDate: new Date().toISOString() });
-      return json(res, 200, { itemId: t.id });
+      const mishap = body.status !== undefined ? later.statuses.shift() : undefined;
+      return withMishap(res, mishap, { errors: ['unavailable'] }, () => {
+        Object.assign(t, body, { lastActivityDate: new Date().toISOString() });
+        if (body.status !== undefined) statusChanges.push({ id: t.id, status: body.status });
+        return [200, { itemId: t.id }];
+      });
     }
     if (path === '/Tickets/query' && req.method === 'POST') return json(res, 200, { items: [...tickets.values()].filter((t) => body.filter.every((f: any) => matches(t, f))), pageDetails: {} });
     const m = /^\/Tickets\/(\d+)$/.exec(path);
     if (m && req.method === 'GET') return tickets.has(Number(m[1])) ? json(res, 200, { item: tickets.get(Number(m[1])) }) : json(res, 404, { errors: ['no ticket'] });
-    if (path === '/TicketNotes' && req.method === 'POST') {
-      const t = tickets.get(body?.ticketID);
-      if (!t || !body.description) return json(res, 500, { errors: ['ticketID and description are required'] });
-      t.notes.push(body.description);
-      return json(res, 200, { itemId: t.notes.length });
+    // Ticket notes are created as the ticket's child; the TicketNotes entity answers queries (its OpenAPI has no POST).
+    const n = /^\/Tickets\/(\d+)\/Notes$/.exec(path);
+    if (n && req.method === 'POST') {
+      const t = tickets.get(Number(n[1]));
+      if (!t) return json(res, 404, { errors: ['no ticket'] });
+      for (const k of ['title', 'description', 'noteType', 'publish']) if (body?.[k] === undefined || body[k] === '') return json(res, 500, { errors: [`${k} is required`] });
+      return withMishap(res, later.notes.shift(), { errors: ['unavailable'] }, () => {
+        t.notes.push(body.description);
+        return [200, { itemId: t.notes.length }];
+      });
+    }
+    if (path === '/TicketNotes/query' && req.method === 'POST') {
+      const notes = [...tickets.values()].flatMap((t) => t.notes.map((description, i) => ({ id: t.id * 1000 + i, ticketID: t.id, title: 'Alertdesk', description })));
+      return json(res, 200, { items: notes.filter((x) => body.filter.every((f: any) => matches(x, f))), pageDetails: {} });
     }
     json(res, 404, { errors: ['not found'] });
   });
-  return { ...server, seen, tickets, mishaps, lookupUrl: `${server.url}/atservicesrest` };
+  return { ...server, seen, tickets, mishaps, noteMishaps: later.notes, statusMishaps: later.statuses, statusChanges, lookupUrl: `${server.url}/atservicesrest` };
 }

@@ -6,7 +6,7 @@ import type { JobContext } from '../../jobs/job-worker.ts';
 import { enqueueJobs } from '../../jobs/jobs.repository.ts';
 import { timeOrderedUuid } from '../../lib/ids.ts';
 import { getAlertDetail } from '../alerts/alerts.service.ts';
-import { ticketRef } from './psa-adapter.ts';
+import { noteRef, ticketRef } from './psa-adapter.ts';
 import { PsaError } from './psa-http.ts';
 import { adapterFor, errorText, rulesOf, type PsaDeps } from './psa-runtime.ts';
 import * as repo from './psa.repository.ts';
@@ -146,10 +146,10 @@ function descriptionOf(deps: PsaDeps, detail: AlertDetail, linkedTo?: string | n
 
 /**
  * Opens the alert's ticket: decides (unacknowledged in time? a company? the same problem's ticket open, or closed
- * within 24 h?), writes the ticket row before the call, and after a try whose answer was lost looks for our reference
- * in the PSA before creating again; then plans what happened to the alert meanwhile.
+ * within 24 h?), writes the ticket row before the call, and after an earlier try (its answer perhaps lost) looks for our
+ * reference in the PSA before creating again; then plans what happened to the alert meanwhile.
  */
-async function openTicket(deps: PsaDeps, conn: Connection, action: PsaActionsTable, retryAfterLoss: boolean) {
+async function openTicket(deps: PsaDeps, conn: Connection, action: PsaActionsTable, retried: boolean) {
   const detail = await getAlertDetail(deps.db, conn.tenant_id, action.alert_id);
   const { alert } = detail;
   const rules = rulesOf(conn);
@@ -185,7 +185,7 @@ async function openTicket(deps: PsaDeps, conn: Connection, action: PsaActionsTab
   if (ticket.ticket_id) return 'done' as const;
   const adapter = await adapterFor(deps, conn);
   const ref = ticketRef(alert.id);
-  let created = retryAfterLoss ? await adapter.findTicket(ref) : null;
+  let created = retried ? await adapter.findTicket(ref) : null;
   const linkedTo = closedRecently ? previous.ticket_number : null;
   created ??= await adapter.createTicket({ ref, summary: summaryOf(detail), description: descriptionOf(deps, detail, linkedTo), companyId: ticket.company_id, priority: alert.priority });
   const done = deps.jobs.clock().toISOString();
@@ -216,24 +216,40 @@ export async function runAction(deps: PsaDeps, tenantId: string, actionId: strin
     if (!finalAttempt) throw new Error('waiting for an earlier call of this alert');
   }
   const retryAfterLoss = action.status === 'sending';
+  // Any earlier try may have reached the PSA (its answer lost, refused after acting, or the server stopped mid-call):
+  // this one looks in the PSA for what that try did before doing it again.
+  const retried = action.attempts > 0;
   await repo.updateAction(deps.db, tenantId, action.id, { status: 'sending', attempts: action.attempts + 1, updated_at: at() });
   const psa = PSA_NAMES[conn.type];
   try {
     let outcome: 'done' | 'skipped' = 'done';
-    if (action.action === 'create') outcome = await openTicket(deps, conn, action, retryAfterLoss);
+    if (action.action === 'create') outcome = await openTicket(deps, conn, action, retried);
     else {
       const ticket = await repo.findTicket(deps.db, tenantId, conn.id, action.alert_id);
       const text = (JSON.parse(action.payload) as { text: string }).text;
       if (!ticket?.ticket_id) outcome = 'skipped';
       else {
         const adapter = await adapterFor(deps, conn);
-        if (action.action === 'note') await adapter.addNote(ticket.ticket_id, text);
+        const id = ticket.ticket_id;
+        const note = { text, ref: noteRef(action.id) };
+        // A note once: after an earlier try, only if the ticket has no note with this action's reference.
+        const addNote = async () => {
+          if (!(retried && (await adapter.hasNote(id, note.ref)))) await adapter.addNote(id, note);
+        };
+        // A status change is the same whenever made: after an earlier try, the ticket's status is re-read and the
+        // change sent only if it is not there yet (no second status change in the ticket's history).
+        const setStatus = async (to: 'open' | 'closed') => {
+          if (!(retried && (await adapter.isClosed(id)) === (to === 'closed'))) await adapter.setStatus(id, to);
+        };
+        if (action.action === 'note') await addNote();
         else if (action.action === 'reopen') {
-          await adapter.reopenTicket(ticket.ticket_id, text);
+          await setStatus('open');
+          await addNote();
           await timelineEntry(deps.db, tenantId, action.alert_id, psa, at(), { text: PSA_MSG.ticketReopened(psa, ticket.ticket_number ?? ''), number: ticket.ticket_number, url: ticket.ticket_url });
           await publishAlert(deps, tenantId, action.alert_id);
         } else {
-          await adapter.closeTicket(ticket.ticket_id, text);
+          await addNote();
+          await setStatus('closed');
           await repo.updateTicket(deps.db, tenantId, ticket.id, { status: 'closed', closed_at: at(), updated_at: at() });
           await timelineEntry(deps.db, tenantId, action.alert_id, psa, at(), { text: PSA_MSG.ticketClosed(psa, ticket.ticket_number ?? ''), number: ticket.ticket_number, url: ticket.ticket_url });
           await publishAlert(deps, tenantId, action.alert_id);
