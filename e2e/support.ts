@@ -8,6 +8,7 @@ import { buildApp } from '../server/app.ts';
 import type { Deps } from '../server/deps.ts';
 import type { FastifyInstance } from 'fastify';
 import { MemoryMailer } from '../server/test/test-app.ts';
+import { copyMigratedSqlite } from '../server/test/schema-pool.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -30,6 +31,7 @@ export interface E2EServer {
 /** The real server, serving the freshly built web app, on a free port over a fresh SQLite database. */
 export async function startServer(overrides: Partial<Config> = {}): Promise<E2EServer> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-e2e-db-'));
+  await copyMigratedSqlite(path.join(dir, 'e2e.db'));
   const mailer = new MemoryMailer();
   // Every browser of a run registers from 127.0.0.1: the per-address registration limit is for the world, not for us.
   const base = loadConfig({ REGISTER_LIMIT_IP: '1000', INBOUND_SMTP_PORT: '0' });

@@ -1,7 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
 import fs from 'node:fs';
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
 import pg from 'pg';
@@ -11,6 +10,7 @@ import type { Deps } from '../deps.ts';
 import type { Mail, Mailer } from '../notifications/mailer.ts';
 import type { Clock } from '../jobs/job-worker.ts';
 import type { Transports } from '../notifications/channel.ts';
+import { copyMigratedSqlite, returnSchema, takeSchema } from './schema-pool.ts';
 
 export interface TestDatabase {
   name: 'sqlite' | 'postgres';
@@ -54,14 +54,14 @@ export async function startTestApp(
   /** The escalation engine's clock and transports (tests of paging move time and use local fake providers). */
   paging: { clock?: Clock; transports?: Transports; pollMs?: number } = {},
 ): Promise<TestEnv & { close(): Promise<void> }> {
-  const id = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
   let tmpDir: string | null = null;
   let databaseUrl = db.url;
   let databaseSchema: string | null = null;
   if (db.name === 'sqlite') {
     tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-test-'));
     databaseUrl = path.join(tmpDir, 'test.db');
-  } else databaseSchema = id;
+    await copyMigratedSqlite(databaseUrl);
+  } else databaseSchema = await takeSchema(db.url);
   const config: Config = {
     // Test files register many owners from one address; the registration limit has its own test (auth.test.ts).
     // No job worker running by itself: paging tests drive it with `app.jobs.worker.runDue()` and a moved clock.
@@ -85,7 +85,8 @@ export async function startTestApp(
     config,
     async close() {
       await app.close();
-      await removeTestDatabase(db, { tmpDir, schema: databaseSchema });
+      if (databaseSchema) await returnSchema(db.url, databaseSchema);
+      await removeTestDatabase(db, { tmpDir, schema: null });
     },
   };
 }

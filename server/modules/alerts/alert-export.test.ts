@@ -333,8 +333,13 @@ describeEachDatabase('alert history CSV export', (t) => {
         };
         res.on('data', first);
       });
-      await sleep(500);
-      const written = server.bytesWritten;
+      // The socket's buffers fill, then nothing more moves: wait for that (a loaded machine may take seconds).
+      let written = server.bytesWritten;
+      for (let still = 0, i = 0; still < 2 && i < 50; i++) {
+        await sleep(250);
+        still = server.bytesWritten === written ? still + 1 : 0;
+        written = server.bytesWritten;
+      }
       const queued = server.writableLength;
       // Meanwhile the server answers (SQLite's one connection is not held by the export).
       const list = await owner.agent.get(`/api/tenants/${owner.tenantId}/alerts/history?pageSize=5`);
