@@ -10,15 +10,9 @@ import type { FastifyInstance } from 'fastify';
 import { MemoryMailer } from '../server/test/test-app.ts';
 import { copyMigratedSqlite } from '../server/test/schema-pool.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
+import { CHROMIUM_OPTIONS } from './chromium.ts';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
-/** True when a real Chromium is here. Outside CI a missing browser skips the browser tests; under CI=true it fails. */
-export function chromiumAvailable(): boolean {
-  if (fs.existsSync(CHROMIUM)) return true;
-  if (process.env.CI === 'true') throw new Error(`CI=true but no Chromium at ${CHROMIUM}: the browser tests cannot be skipped in CI`);
-  return false;
-}
+export { chromiumAvailable } from './chromium.ts';
 
 export interface E2EServer {
   url: string;
@@ -55,12 +49,10 @@ export async function startServer(overrides: Partial<Config> = {}): Promise<E2ES
   };
 }
 
+/** A browser: a connection to the run's shared Chromium (global setup), or one of its own when there is none. */
 export async function launchBrowser(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
-  });
+  const ws = inject('browserWs');
+  return ws ? chromium.connect(ws) : chromium.launch(CHROMIUM_OPTIONS);
 }
 
 export async function newPage(browser: Browser, opts: { theme?: 'light' | 'dark'; width?: number; height?: number } = {}): Promise<{ context: BrowserContext; page: Page }> {
