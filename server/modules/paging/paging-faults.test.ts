@@ -1,9 +1,8 @@
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { buildApp } from '../../app.ts';
 import { createMailer } from '../../notifications/mailer.ts';
+import { forkWorker } from '../../test/fork-worker.ts';
 import { startTestApp, testDatabases, type TestDatabase } from '../../test/test-app.ts';
 import { registerOwner } from '../../test/factories.ts';
 import { createIntegration, ingest } from '../../test/alerts.ts';
@@ -74,25 +73,13 @@ for (const db of testDatabases()) {
       const env = await startTestApp(db, { pageSendsInFlight: IN_FLIGHT, pageStormLimit: 0 });
       closers.push(env.close);
       const ids = await burst(env);
-      const child = fork(fileURLToPath(new URL('../../test/worker-process.ts', import.meta.url)), [], {
-        execArgv: ['--import', 'tsx'],
-        env: {
-          ...process.env,
-          DATABASE_URL: env.config.databaseUrl,
-          ...(env.config.databaseSchema ? { DATABASE_SCHEMA: env.config.databaseSchema } : {}),
-          SMTP_URL: smtp.url,
-          PUBLIC_URL: env.config.publicUrl,
-          PAGE_SENDS_IN_FLIGHT: String(IN_FLIGHT),
-          // One person gets every page here: no storm summaries, each page counted.
-          PAGE_STORM_LIMIT: '0',
-        },
-        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
+      const worker = forkWorker(env.config, {
+        SMTP_URL: smtp.url,
+        PAGE_SENDS_IN_FLIGHT: String(IN_FLIGHT),
+        // One person gets every page here: no storm summaries, each page counted.
+        PAGE_STORM_LIMIT: '0',
       });
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-      closers.push(async () => {
-        child.kill('SIGKILL');
-        await exited;
-      });
+      closers.push(worker.kill);
       // The other instance, when there is one, takes its share from the start and goes on after the kill.
       let other: Awaited<ReturnType<typeof buildApp>> | null = null;
       let draining: Promise<void> = Promise.resolve();
@@ -107,8 +94,8 @@ for (const db of testDatabases()) {
         })();
       }
       // Killed once a quarter of the pages went out.
-      await new Promise<void>((resolve) => (killAt = (n) => n >= ALERTS / 4 && (child.kill('SIGKILL'), resolve())));
-      await exited;
+      await new Promise<void>((resolve) => (killAt = (n) => n >= ALERTS / 4 && (worker.child.kill('SIGKILL'), resolve())));
+      await worker.exited;
       killAt = null;
       const atKill = countPages(smtp.received);
       expect(atKill.unique).toBeLessThan(ALERTS);

@@ -1,9 +1,8 @@
-import { fork } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PSA_MSG } from '../../../contract/psa.ts';
 import { buildApp } from '../../app.ts';
 import type { Config } from '../../config.ts';
+import { forkWorker } from '../../test/fork-worker.ts';
 import { startTestApp, testDatabases } from '../../test/test-app.ts';
 import { connectPsa, noteTexts, psaActions, psaTenant, settle, ticketTexts, until } from './psa-test-harness.ts';
 import { connectWiseStandIn } from './psa-test-standins.ts';
@@ -44,26 +43,11 @@ for (const db of testDatabases()) {
       // A worker process takes both; ConnectWise stores the ticket and the note and never answers; the worker is killed.
       cw.mishaps.push('hang');
       cw.noteMishaps.push('hang');
-      const child = fork(fileURLToPath(new URL('../../test/worker-process.ts', import.meta.url)), [], {
-        execArgv: ['--import', 'tsx'],
-        env: {
-          ...process.env,
-          DATABASE_URL: env.config.databaseUrl,
-          ...(env.config.databaseSchema ? { DATABASE_SCHEMA: env.config.databaseSchema } : {}),
-          PUBLIC_URL: env.config.publicUrl,
-          OUTBOUND_ALLOW_PRIVATE: '127.0.0.1/32',
-        },
-        stdio: ['ignore', 'ignore', 'inherit', 'ipc'],
-      });
-      const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
-      closers.push(async () => {
-        child.kill('SIGKILL');
-        await exited;
-      });
+      const worker = forkWorker(env.config, { OUTBOUND_ALLOW_PRIVATE: '127.0.0.1/32' });
+      closers.push(worker.kill);
       const ticketsOf = (alertId: string) => [...cw.tickets.values()].filter((x) => x.externalXRef === `alertdesk:${alertId}`);
       await until(() => Promise.resolve(ticketsOf(created).length === 1 && noteTicket.notes.length === 1), 30_000);
-      child.kill('SIGKILL');
-      await exited;
+      await worker.kill();
       expect(ticketsOf(created)).toHaveLength(1);
       expect(noteTicket.notes).toHaveLength(1);
       expect((await psaActions(env, owner.tenantId)).filter((a) => a.status === 'sending').map((a) => a.action).sort()).toEqual(['create', 'note']);
