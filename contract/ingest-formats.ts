@@ -58,7 +58,7 @@ export const RULE_MSG = {
   valueRequired: 'A value is required for this operator',
   fieldInvalid: 'Field must be title, description, priority, source, dedupKey, client, a tag name (tags.NAME) or metadata.PATH',
   oneTarget: 'Give either a client or a field to take the client from, not both',
-  emptyThen: 'A rule must do something: set a client, a priority or a dedup key, or drop the alert',
+  emptyThen: 'A rule must do something: set a client, a priority, an escalation policy or a dedup key, or drop the alert',
   tooManyRules: `At most ${RULE_LIMITS.rules} rules per integration`,
   tooManyConditions: `At most ${RULE_LIMITS.conditions} conditions per rule`,
 } as const;
@@ -94,11 +94,13 @@ export const RoutingRule = z
       drop: z.literal(true).optional(),
       /** `{{field}}` placeholders filled from the alert, e.g. `{{tags.instance}}-{{title}}`. */
       dedupKey: z.string().trim().min(1).max(RULE_LIMITS.template).optional(),
+      /** The escalation policy that governs the alert instead of the integration's, client's or default (issue 28). */
+      escalationPolicyId: z.string().max(100).optional(),
     }),
   })
   .superRefine((r, ctx) => {
     if (r.then.clientId && r.then.clientFrom) ctx.addIssue({ code: 'custom', path: ['then', 'clientFrom'], message: RULE_MSG.oneTarget });
-    if (!r.then.clientId && !r.then.clientFrom && !r.then.priority && !r.then.drop && !r.then.dedupKey) ctx.addIssue({ code: 'custom', path: ['then'], message: RULE_MSG.emptyThen });
+    if (!r.then.clientId && !r.then.clientFrom && !r.then.priority && !r.then.drop && !r.then.dedupKey && !r.then.escalationPolicyId) ctx.addIssue({ code: 'custom', path: ['then'], message: RULE_MSG.emptyThen });
   });
 export type RoutingRule = z.infer<typeof RoutingRule>;
 
@@ -121,6 +123,8 @@ export const PreviewAlert = z.object({
   /** The index of the rule that applied, or null. */
   rule: z.number().int().nullable(),
   dropped: z.boolean(),
+  /** The fields a rule can read on the event as it came, with their values (clipped): the rules editor's suggestions. */
+  fields: z.array(z.object({ field: z.string(), value: z.string() })).optional(),
 });
 
 /** The last raw events (newest first, secrets redacted) and what the rules make of each; `error` when it no longer reads. */

@@ -4,10 +4,12 @@ import fp from 'fastify-plugin';
 import type pg from 'pg';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { ALERT_PRIORITIES } from '../../contract/alerts.ts';
+import { INGEST_FORMATS, type IngestFormatName } from '../../contract/ingest-formats.ts';
 import type { Deps } from '../deps.ts';
 import { unsafeCountNotificationAttempts, unsafeCountOpenAlertsByPriority, unsafeDueJobsByKind } from './metrics.repository.ts';
 
-export type IngestFormat = 'pagerduty' | 'alertmanager' | 'generic';
+/** The `format` label of ingested events: each route's format, each vendor format, mail and heartbeat monitors (issue 28). */
+export type IngestFormat = 'pagerduty' | 'alertmanager' | 'generic' | IngestFormatName | 'email' | 'heartbeat';
 
 /** What the metrics plugin shares as `app.metrics`: the registry, and the one counter other modules feed. */
 export interface Metrics {
@@ -29,6 +31,8 @@ const INGEST_ROUTES: Record<string, IngestFormat> = {
   '/api/ingest/alertmanager/:key': 'alertmanager',
   '/api/ingest/events': 'generic',
   '/api/ingest/events/:key': 'generic',
+  // Each vendor format's two routes (`/api/ingest/{format}[/{key}]`), counted under its own name.
+  ...Object.fromEntries(INGEST_FORMATS.flatMap((f) => [`/api/ingest/${f}`, `/api/ingest/${f}/:key`].map((route) => [route, f]))),
 };
 
 const REFUSAL: Record<number, string> = {

@@ -151,6 +151,12 @@ export async function policyForAlert(db: DB, tenantId: string, alert: { integrat
   return row ? repo.toPolicy(row) : null;
 }
 
+/** The tenant's policy with this id (a routing rule names one, issue 28); null when it is gone or another tenant's. */
+export async function tenantPolicy(db: DB, tenantId: string, policyId: string): Promise<EscalationPolicy | null> {
+  const row = await repo.findPolicy(db, tenantId, policyId);
+  return row ? repo.toPolicy(row) : null;
+}
+
 /**
  * Policies by id whatever their tenant, with the tenant each belongs to (one query per 500 ids): the escalation
  * engine steps alerts of every tenant in one batch and checks each policy's tenant against its alert's.

@@ -18,7 +18,15 @@ declare module 'fastify' {
  */
 async function heartbeats(app: FastifyInstance, deps: Deps) {
   const { clock } = app.jobs;
-  const monitor = createHeartbeatMonitor({ db: deps.db, ingest: app.alerts.ingest, clock, log: app.log });
+  // A monitor's alert changes are counted as ingested events of format `heartbeat` (the metrics' label).
+  const ingest = {
+    process: async (...args: Parameters<typeof app.alerts.ingest.process>) => {
+      const outcome = await app.alerts.ingest.process(...args);
+      app.metrics.ingested('heartbeat', outcome.result);
+      return outcome;
+    },
+  };
+  const monitor = createHeartbeatMonitor({ db: deps.db, ingest, clock, log: app.log });
   app.decorate('heartbeats', { monitor });
   app.jobs.sweep((now) => monitor.sweep(now));
   registerHeartbeatRoutes(app, { db: deps.db, clock, publicUrl: () => deps.config.publicUrl, mailDomain: deps.config.inboundMail.port === null ? null : deps.config.inboundMail.domain });

@@ -47,7 +47,11 @@ async function inboundMail(app: FastifyInstance, deps: Deps) {
     tls: settings.tls,
     log: app.log.child({ module: 'inbound-mail' }),
     lookup: (token) => cache.lookup(token),
-    deliver: (auth, event) => app.alerts.ingest.process(auth, event),
+    deliver: async (auth, event) => {
+      const outcome = await app.alerts.ingest.process(auth, event);
+      app.metrics.ingested('email', outcome.result);
+      return outcome;
+    },
     ping: (tokenHash, kind, output) => app.heartbeats.monitor.pingHash(tokenHash, kind, output),
   });
   app.addHook('onReady', async () => {

@@ -7,6 +7,7 @@ import type { AlertBus } from '../../events/alert-bus.ts';
 import { badRequest, notFound } from '../../http/errors.ts';
 import type { TenantContext } from '../../http/tenant-context.ts';
 import { existingClientIds } from '../clients/clients.service.ts';
+import { checkPolicyRef } from '../escalation/escalation-policies.service.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import { findRoutingRules, insertRawEvent, listRawEvents, saveRoutingRules } from './integrations.repository.ts';
 
@@ -19,8 +20,8 @@ export async function getRoutingRules(db: DB, ctx: TenantContext, id: string): P
 }
 
 /**
- * Replaces the rules (each client a rule names must be the tenant's: 400 naming the rule otherwise) and forgets the
- * integration on every instance, so the next event is routed by the new rules.
+ * Replaces the rules (each client and escalation policy a rule names must be the tenant's: 400 naming the rule
+ * otherwise) and forgets the integration on every instance, so the next event is routed by the new rules.
  */
 export async function setRoutingRules(deps: { db: DB; bus: AlertBus }, ctx: TenantContext, id: string, body: RoutingRules): Promise<RoutingRules> {
   authorize(ctx, 'manageIntegrations');
@@ -30,6 +31,8 @@ export async function setRoutingRules(deps: { db: DB; bus: AlertBus }, ctx: Tena
     const bad = body.rules.findIndex((r) => r.then.clientId && !known.has(r.then.clientId));
     if (bad >= 0) throw badRequest(INTEGRATION_MSG.unknownClient, { [`rules.${bad}.then.clientId`]: INTEGRATION_MSG.unknownClient });
   }
+  // A rule's escalation policy must be the tenant's too (400 naming the rule, as for an integration's own policy).
+  for (const [i, r] of body.rules.entries()) await checkPolicyRef(deps.db, ctx.tenant.id, r.then.escalationPolicyId, `rules.${i}.then.escalationPolicyId`);
   if (!(await saveRoutingRules(deps.db, ctx.tenant.id, id, JSON.stringify(body.rules), now()))) throw notFound();
   deps.bus.invalidateIntegrations([id]);
   return { rules: body.rules };

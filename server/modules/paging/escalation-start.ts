@@ -1,17 +1,17 @@
 import type { DB } from '../../db/database.ts';
 import type { AlertsTable } from '../../db/schema.ts';
 import type { EscalationPolicy } from '../../../contract/escalation.ts';
-import { policyForAlert } from '../escalation/escalation-policies.service.ts';
+import { policyForAlert, tenantPolicy } from '../escalation/escalation-policies.service.ts';
 import { currentWindowSpecs } from '../maintenance/maintenance.service.ts';
 import { MaintenanceCalendar } from '../maintenance/maintenance-windows.ts';
-import { startAtInsert } from './escalation-plan.ts';
-import { tenantHasSubscriptions } from './paging.repository.ts';
+import { startAtInsert, type StartPlan } from './escalation-plan.ts';
+import { tenantHasSubscriptions, type PagedAlert, type SystemEvent } from './paging.repository.ts';
 
 /** The escalation columns a new alert is inserted with. */
 export type StartColumns = Pick<AlertsTable, 'escalation_state' | 'escalation_policy_id' | 'escalation_level' | 'next_step_at' | 'overdue_check_at' | 'paged_nobody_at' | 'paged_nobody_reason'>;
 
 /** What the decision reads of a row about to be inserted. */
-type NewAlert = Pick<AlertsTable, 'tenant_id' | 'integration_id' | 'client_id' | 'priority' | 'created_at'> & Pick<AlertsTable, 'maintenance_window_id'>;
+type NewAlert = Pick<AlertsTable, 'tenant_id' | 'integration_id' | 'client_id' | 'priority' | 'created_at'> & Pick<AlertsTable, 'maintenance_window_id' | 'escalation_policy_id'>;
 
 /**
  * Decides the escalation columns of rows about to be inserted, in place; a row it cannot decide stays `pending`. What
@@ -80,13 +80,17 @@ export class EscalationRouting {
         routing.subscriptions ??= await tenantHasSubscriptions(on, row.tenant_id);
         // Held by a window, it pages nobody, subscribers included: decided here rather than by the start sweep.
         if (routing.subscriptions && !hold) continue;
-        const key = `${row.integration_id ?? ''}|${row.client_id ?? ''}`;
+        // A routing rule's policy (issue 28) comes on the row; one that is gone is left to the start sweep, which falls
+        // back to the usual order and says so in the timeline.
+        const wanted = row.escalation_policy_id ?? null;
+        const key = wanted ? `rule:${wanted}` : `${row.integration_id ?? ''}|${row.client_id ?? ''}`;
         let policy = routing.policies.get(key);
         if (policy === undefined) {
-          policy = await policyForAlert(on, row.tenant_id, { integrationId: row.integration_id, clientId: row.client_id });
+          policy = wanted ? await tenantPolicy(on, row.tenant_id, wanted) : await policyForAlert(on, row.tenant_id, { integrationId: row.integration_id, clientId: row.client_id });
           if (routing.policies.size >= MAX_KEYS_PER_TENANT) routing.policies.clear();
           routing.policies.set(key, policy);
         }
+        if (wanted && !policy) continue;
         Object.assign(row, columnsFor(row, policy, hold ? new Date(hold.until).toISOString() : null));
         row.maintenance_window_id = hold?.windowId ?? null;
       } catch {
@@ -108,4 +112,33 @@ export function columnsFor(row: NewAlert, policy: EscalationPolicy | null, heldU
     paged_nobody_at: s.pagedNobody ? row.created_at : null,
     paged_nobody_reason: s.pagedNobody,
   };
+}
+
+/** The timeline's word when a routing rule's policy is gone (deleted since the rule named it). */
+export const RULE_POLICY_GONE = "The escalation policy named by the integration's routing rule no longer exists: the integration's, client's or default policy applies instead.";
+
+type StartingAlert = Pick<PagedAlert, 'id' | 'tenant_id' | 'integration_id' | 'client_id' | 'escalation_policy_id'>;
+
+/**
+ * The start sweep's policy choice within one transaction, each look-up made once: a pending alert carrying a routing
+ * rule's policy (issue 28: its `escalation_policy_id`, set by ingestion) is governed by it while it is the tenant's;
+ * when it is gone, the usual order (integration → client → default) applies and `fellBack` says so.
+ */
+export function startPolicies(trx: DB) {
+  const found = new Map<string, Promise<EscalationPolicy | null>>();
+  const once = (key: string, load: () => Promise<EscalationPolicy | null>) => found.get(key) ?? found.set(key, load()).get(key)!;
+  return async (alert: StartingAlert): Promise<{ policy: EscalationPolicy | null; fellBack: boolean }> => {
+    const wanted = alert.escalation_policy_id;
+    const ruled = wanted ? await once(`${alert.tenant_id}|rule:${wanted}`, () => tenantPolicy(trx, alert.tenant_id, wanted)) : null;
+    if (ruled) return { policy: ruled, fellBack: false };
+    const key = `${alert.tenant_id}|${alert.integration_id ?? ''}|${alert.client_id ?? ''}`;
+    const policy = await once(key, () => policyForAlert(trx, alert.tenant_id, { integrationId: alert.integration_id, clientId: alert.client_id }));
+    return { policy, fellBack: !!wanted };
+  };
+}
+
+/** The timeline entry of a start that fell back from a rule's gone policy (with why nobody was paged, if so). */
+export function rulePolicyGone(alert: StartingAlert, plan: StartPlan, at: string): SystemEvent {
+  const reason = plan.kind === 'unrouted' ? `${RULE_POLICY_GONE} ${plan.reason}` : RULE_POLICY_GONE;
+  return { tenantId: alert.tenant_id, alertId: alert.id, at, kind: 'unrouted', detail: { reason } };
 }

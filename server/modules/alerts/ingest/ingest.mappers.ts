@@ -18,6 +18,8 @@ export interface NormalizedEvent {
   clientRef: string | null;
   tags: string[];
   metadata: Record<string, unknown>;
+  /** A routing rule's escalation policy (issue 28): governs the alert instead of the integration's, client's or default. */
+  escalationPolicyId?: string;
 }
 
 export const TITLE_MAX = 1024;

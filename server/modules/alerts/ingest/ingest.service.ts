@@ -275,6 +275,8 @@ export class IngestService {
       metadata: JSON.stringify(metadata),
       occurrences: 1,
       last_seen_at: at,
+      // A routing rule's policy, carried to paging's escalation start (which keeps it, or falls back when it is gone).
+      escalation_policy_id: ev.escalationPolicyId ?? null,
     };
   }
 

@@ -84,8 +84,42 @@ export function applyRules(rules: readonly RoutingRule[] | undefined, ev: Normal
       clientRef: then.clientId ?? (fromField ? clip(fromField.trim(), 200) || ev.clientRef : ev.clientRef),
       priority: then.priority ?? ev.priority,
       dedupKey: then.dedupKey ? fillTemplate(then.dedupKey, ev) : ev.dedupKey,
+      ...(then.escalationPolicyId ? { escalationPolicyId: then.escalationPolicyId } : {}),
     },
     rule: index,
     dropped: false,
   };
+}
+
+const FIELD_SAMPLE_CHARS = 200;
+const MAX_FIELDS = 100;
+
+/**
+ * The fields a rule can read on an event, each with its value (clipped), for the rules editor's suggestions: the
+ * normalized fields that are set, each `name:value` tag as `tags.NAME`, and metadata leaves as `metadata.PATH` (a
+ * nested object is walked three levels deep; an array or deeper object is one field, as `fieldValue` reads it).
+ */
+export function eventFields(ev: NormalizedEvent): Array<{ field: string; value: string }> {
+  const out: Array<{ field: string; value: string }> = [];
+  const seen = new Set<string>();
+  const put = (field: string, value: string | undefined) => {
+    if (out.length >= MAX_FIELDS || value === undefined || value === '' || /\s/.test(field) || field.length > 200 || seen.has(field)) return;
+    seen.add(field);
+    out.push({ field, value: value.slice(0, FIELD_SAMPLE_CHARS) });
+  };
+  for (const f of ['title', 'description', 'priority', 'source', 'dedupKey', 'client']) put(f, fieldValue(ev, f));
+  for (const t of ev.tags) {
+    const at = t.indexOf(':');
+    if (at > 0) put(`tags.${t.slice(0, at)}`, t.slice(at + 1));
+  }
+  const walk = (v: unknown, path: string, depth: number) => {
+    if (v === null || v === undefined) return;
+    if (typeof v === 'object' && !Array.isArray(v) && depth < 3) {
+      for (const k of Object.keys(v)) if (k && !k.includes('.')) walk((v as Record<string, unknown>)[k], `${path}.${k}`, depth + 1);
+      return;
+    }
+    put(path, typeof v === 'object' ? JSON.stringify(v) : String(v));
+  };
+  walk(ev.metadata, 'metadata', 0);
+  return out;
 }

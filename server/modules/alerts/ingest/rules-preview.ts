@@ -10,7 +10,7 @@ import type { IngestFormat } from './formats/format.ts';
 import { validate } from './formats/format.ts';
 import { fromAlertmanager, fromGeneric, fromPagerDuty, type NormalizedEvent } from './ingest.mappers.ts';
 import type { IngestService } from './ingest.service.ts';
-import { applyRules } from './routing-rules.ts';
+import { applyRules, eventFields } from './routing-rules.ts';
 
 /** A kept body → our events, as its route read it (without side effects: no signature check, nothing stored). */
 function mapperFor(format: string, formats: IngestFormat[]): ((body: unknown) => NormalizedEvent[]) | null {
@@ -61,6 +61,7 @@ export function registerRulesPreview(app: FastifyInstance, deps: Deps, ingest: I
             clientName: client?.name ?? null,
             rule: out.rule,
             dropped: out.dropped,
+            fields: eventFields(ev),
           });
         }
         events.push({ id: raw.id, format: raw.format, receivedAt: raw.receivedAt, body: JSON.stringify(raw.body), error, alerts });

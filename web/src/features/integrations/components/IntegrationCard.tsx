@@ -1,5 +1,5 @@
 import { Badge, Button, Code, Group, Paper, SimpleGrid, Text } from '@mantine/core';
-import { IconBan, IconEdit, IconMail, IconRefresh, IconSend } from '@tabler/icons-react';
+import { IconBan, IconEdit, IconMail, IconRefresh, IconRoute, IconSend } from '@tabler/icons-react';
 import { DEFAULT_EMAIL_SETTINGS, type Integration } from '../../../../../contract/integrations.ts';
 import { Copyable } from '../../../components/Copyable.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
@@ -19,6 +19,7 @@ export function IntegrationCard({
   onRevoke,
   onTest,
   onRenewEmail,
+  onRules,
   testing,
 }: {
   integration: Integration;
@@ -28,6 +29,8 @@ export function IntegrationCard({
   onRevoke: () => void;
   onTest: () => void;
   onRenewEmail: () => void;
+  /** Opens the integration's routing rules (issue 28). */
+  onRules: () => void;
   testing: boolean;
 }) {
   const active = integration.status === 'active';
@@ -49,6 +52,9 @@ export function IntegrationCard({
             </Button>
             <Button size="xs" variant="default" leftSection={<IconEdit size={14} />} onClick={onEdit}>
               Edit
+            </Button>
+            <Button size="xs" variant="default" leftSection={<IconRoute size={14} />} onClick={onRules}>
+              Routing rules
             </Button>
             <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} onClick={onRotate}>
               Rotate key

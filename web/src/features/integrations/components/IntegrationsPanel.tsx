@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
 import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
@@ -17,6 +17,9 @@ import { IntegrationFormModal } from './IntegrationFormModal.tsx';
 import { KeyRevealModal } from './KeyRevealModal.tsx';
 import { useEscalationPolicyChoices, type EscalationPolicyChoice } from '../../../lib/escalation-policy-choices.ts';
 
+// The rules editor is loaded when first opened: none of it is in the Tenant Admin page's first load.
+const RoutingRulesModal = lazy(async () => ({ default: (await import('./RoutingRulesModal.tsx')).RoutingRulesModal }));
+
 /** Integration keys of a tenant (Tenant Admin shows this as its Integrations tab). */
 /** Who is paged for the key's alerts, as its card says it: its own policy, else what applies without one. */
 function policyNameOf(policyId: string | null, choices: EscalationPolicyChoice[] | undefined): string | null {
@@ -34,6 +37,7 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
   const policies = useEscalationPolicyChoices(tenantId);
   const [form, setForm] = useState<{ editing: Integration | null } | null>(null);
   const [revealed, setRevealed] = useState<IntegrationWithKey | null>(null);
+  const [rulesOf, setRulesOf] = useState<Integration | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'rotate' | 'revoke' | 'renew-email'; integration: Integration } | null>(null);
 
   if (list.isPending) return <Loading />;
@@ -77,6 +81,7 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
             onRotate={() => setConfirm({ kind: 'rotate', integration: i })}
             onRevoke={() => setConfirm({ kind: 'revoke', integration: i })}
             onRenewEmail={() => setConfirm({ kind: 'renew-email', integration: i })}
+            onRules={() => setRulesOf(i)}
             onTest={() =>
               test.mutate(i.id, {
                 onSuccess: () => notifications.show({ color: 'green', message: `Test alert sent through ${i.name}: it is on the dashboard now.` }),
@@ -101,6 +106,11 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
         />
       )}
       <KeyRevealModal revealed={revealed} onClose={() => setRevealed(null)} />
+      {rulesOf && (
+        <Suspense fallback={null}>
+          <RoutingRulesModal key={rulesOf.id} tenantId={tenantId} integration={rulesOf} onClose={() => setRulesOf(null)} />
+        </Suspense>
+      )}
       <ConfirmModal
         opened={confirm?.kind === 'rotate'}
         title="Rotate key"
