@@ -1,13 +1,17 @@
 import { z } from 'zod';
 import { requiredString, TenantParam } from './common.ts';
 import { MSG } from './messages.ts';
+import { isIsoTime, LAYER_LIMITS, LAYER_MSG, LayerInput, LayerOut, TimelineRow } from './schedule-layers.ts';
+
+// Layers and the timeline's rows live in schedule-layers.ts; importers of this file keep finding them here.
+export * from './schedule-layers.ts';
 
 /** Weekdays as the spec keys rotations: 0 (Sunday) to 6 (Saturday). */
 export const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'] as const;
 export const WEEKDAY_KEYS = ['0', '1', '2', '3', '4', '5', '6'] as const;
 export type WeekdayKey = (typeof WEEKDAY_KEYS)[number];
 
-export const SCHEDULE_LIMITS = { name: 100, description: 1000, shiftsPerDay: 24, overrideNote: 200, overrideDays: 90, timelineDays: 14, feedDays: 90, layers: 10, participants: 50, restrictions: 14 } as const;
+export const SCHEDULE_LIMITS = { name: 100, description: 1000, shiftsPerDay: 24, overrideNote: 200, overrideDays: 90, timelineDays: 14, feedDays: 90, ...LAYER_LIMITS } as const;
 
 /** Spec section 9: a new shift starts at the previous one's end and lasts 8 hours, capped at 24. */
 export const NEW_SHIFT_HOURS = 8;
@@ -62,15 +66,7 @@ export const SCHEDULE_MSG = {
   feedRevokeFailed: 'Failed to revoke the calendar link. Please try again.',
   feedRevoked: 'Calendar link revoked',
   myOnCallLoadFailed: 'Failed to load your on-call shifts. Please try again.',
-  layerNameRequired: 'Enter a name for the layer',
-  layerParticipantsRequired: 'Add at least one person to the layer',
-  layerStartInvalid: 'Enter the time of the first handoff',
-  layerLengthInvalid: 'A shift lasts 1 to 365 hours, days or weeks',
-  layerUnitInvalid: 'Choose hours, days or weeks',
-  restrictionDaysRequired: 'Choose at least one day',
-  restrictionTimeInvalid: 'Enter a time as HH:mm',
-  restrictionEmpty: 'The window must not start and end at the same time',
-  tooManyLayers: `A schedule can have at most ${SCHEDULE_LIMITS.layers} layers`,
+  ...LAYER_MSG,
   noEnd: 'No end',
   noEndHelp: 'The schedule runs on until you set an end date.',
 } as const;
@@ -94,9 +90,6 @@ export function isTimeZone(tz: string): boolean {
     return false;
   }
 }
-
-/** An ISO-8601 time with its offset or Z, e.g. 2026-03-08T07:00:00Z. */
-export const isIsoTime = (s: string) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(s) && !Number.isNaN(Date.parse(s));
 
 const hour = z.number({ error: SCHEDULE_MSG.hoursInvalid }).int(SCHEDULE_MSG.hoursInvalid).min(0, SCHEDULE_MSG.hoursInvalid).max(24, SCHEDULE_MSG.hoursInvalid);
 /** A user id or nothing (empty means none). */
@@ -122,48 +115,6 @@ const RotationsInput = z.object(
 );
 
 const calendarDate = z.string({ error: MSG.invalidDateFormat }).trim().refine(isCalendarDate, MSG.invalidDateFormat);
-
-const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
-const hhmm = z.string({ error: SCHEDULE_MSG.restrictionTimeInvalid }).trim().regex(HHMM, SCHEDULE_MSG.restrictionTimeInvalid);
-/** "HH:mm" → minutes after midnight. */
-export const minutesOf = (t: string) => Number(t.slice(0, 2)) * 60 + Number(t.slice(3, 5));
-
-/** A window of the week a layer is kept to (issue 27): it starts on each of `days` at `from` and ends at `to` (the next day when earlier). */
-export const LayerRestriction = z
-  .object({
-    days: z.array(z.number({ error: SCHEDULE_MSG.restrictionDaysRequired }).int().min(0).max(6), { error: SCHEDULE_MSG.restrictionDaysRequired }).min(1, SCHEDULE_MSG.restrictionDaysRequired).max(7),
-    from: hhmm,
-    to: hhmm,
-  })
-  .refine((r) => r.from !== r.to, { message: SCHEDULE_MSG.restrictionEmpty, path: ['to'] })
-  .transform((r) => ({ ...r, days: [...new Set(r.days)].sort((a, b) => a - b) }));
-export type LayerRestriction = z.output<typeof LayerRestriction>;
-
-export const SHIFT_UNITS = ['hours', 'days', 'weeks'] as const;
-
-/** A rotation layer (issue 27): participants take turns, handing off every `shiftLength` from `start`. */
-export const LayerInput = z.object({
-  name: requiredString(SCHEDULE_MSG.layerNameRequired, SCHEDULE_LIMITS.name),
-  participants: z
-    .array(z.string({ error: SCHEDULE_MSG.personInvalid }).trim().min(1, SCHEDULE_MSG.personInvalid).max(100, SCHEDULE_MSG.personInvalid), { error: SCHEDULE_MSG.layerParticipantsRequired })
-    .min(1, SCHEDULE_MSG.layerParticipantsRequired)
-    .max(SCHEDULE_LIMITS.participants),
-  start: z
-    .string({ error: SCHEDULE_MSG.layerStartInvalid })
-    .trim()
-    .refine((v) => isIsoTime(v), SCHEDULE_MSG.layerStartInvalid)
-    .transform((v) => new Date(v).toISOString()),
-  shiftLength: z.object(
-    {
-      unit: z.enum(SHIFT_UNITS, { error: SCHEDULE_MSG.layerUnitInvalid }),
-      count: z.number({ error: SCHEDULE_MSG.layerLengthInvalid }).int(SCHEDULE_MSG.layerLengthInvalid).min(1, SCHEDULE_MSG.layerLengthInvalid).max(365, SCHEDULE_MSG.layerLengthInvalid),
-    },
-    { error: SCHEDULE_MSG.layerLengthInvalid },
-  ),
-  restrictions: z.array(LayerRestriction).max(SCHEDULE_LIMITS.restrictions).default([]),
-});
-export type LayerInputBody = z.input<typeof LayerInput>;
-export type Layer = z.output<typeof LayerInput>;
 
 type LooseShift = { startHour?: unknown; endHour?: unknown; primaryOnCall?: unknown };
 
@@ -264,15 +215,7 @@ export const Schedule = z
     timeZone: z.string(),
     rotations: z.object(Object.fromEntries(WEEKDAY_KEYS.map((k) => [k, z.array(Shift)])) as Record<WeekdayKey, z.ZodArray<typeof Shift>>),
     /** Rotation layers, lowest first: a higher layer's person is on call where it has one; the template lies beneath. */
-    layers: z.array(
-      z.object({
-        name: z.string(),
-        participants: z.array(z.string()),
-        start: z.string(),
-        shiftLength: z.object({ unit: z.enum(SHIFT_UNITS), count: z.number().int() }),
-        restrictions: z.array(z.object({ days: z.array(z.number().int()), from: z.string(), to: z.string() })),
-      }),
-    ),
+    layers: z.array(LayerOut),
     createdBy: z.string().nullable(),
     createdAt: z.string(),
     updatedAt: z.string(),
@@ -381,8 +324,11 @@ export const Timeline = z
     to: z.string(),
     /** The local days of the schedule's zone the timeline spans (23 or 25 hours long on the nights clocks change). */
     days: z.array(z.object({ date: z.string(), label: z.string(), start: z.string(), end: z.string() })),
+    /** The final schedule (layers, template and overrides together): who is on call, and where nobody is. */
     segments: z.array(TimelineSegment),
     gaps: z.array(CoverageGap),
+    /** What the final schedule is made of, one row each: the layers (highest first), the weekday template, the overrides. */
+    rows: z.array(TimelineRow),
   })
   .meta({ id: 'OnCallTimeline' });
 export type Timeline = z.infer<typeof Timeline>;

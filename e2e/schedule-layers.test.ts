@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { randomUUID } from 'node:crypto';
+import path from 'node:path';
 import type { Browser } from 'playwright-core';
 import { addMember, chromiumAvailable, newPage, registerThroughWizard, screenshot, settledShot, signIn, withServerAndBrowser, type E2EServer } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 import { insertMember } from '../server/modules/members/members.repository.ts';
 
 const SCHEDULES_URL = '/app/escalation-policies?tab=schedules';
+const SHOTS = path.resolve(import.meta.dirname, 'screenshots');
 
 async function addPerson(server: E2EServer, tenantId: string, displayName: string) {
   const at = new Date().toISOString();
@@ -87,6 +89,81 @@ describe.skipIf(!chromiumAvailable())('rotation layers in Chromium', () => {
       await p.getByRole('button', { name: 'Edit Weekly rotation' }).click();
       await expect.poll(() => p.getByTestId('layer').count()).toBe(1);
       await settledShot(p, `schedule-layers-form-${theme}-phone`);
+    }
+  });
+
+  it('draws each layer, the weekly shifts, the overrides and the final schedule as rows of the 14-day timeline, light and dark, desktop and phone', async () => {
+    const { page } = await newPage(browser);
+    await registerThroughWizard(page, server.url, { name: 'Olivia Owner', email: uniqueEmail('layers-tl'), org: 'Timeline MSP' });
+    const me = await (await page.request.get(`${server.url}/api/me`)).json();
+    const tenantId = me.tenants[0].id as string;
+    const ben = await addPerson(server, tenantId, 'Ben Backup');
+    const carla = await addPerson(server, tenantId, 'Carla Cover');
+    const members = (await (await page.request.get(`${server.url}/api/tenants/${tenantId}/onCallMembers`)).json()).items as Array<{ userId: string; displayName: string }>;
+    const olivia = members.find((m) => m.displayName === 'Olivia Owner')!.userId;
+    // A weekly rotation that began three days ago at 09:00 Berlin time (Olivia's week), office hours on top, Ben
+    // beneath all of it in the weekly shifts; Carla covers Olivia for 20 hours from the next hour.
+    const start = new Date(Date.now() - 3 * 86_400_000);
+    start.setUTCHours(8, 0, 0, 0);
+    const allDay = [{ startHour: 0, endHour: 24, primaryOnCall: ben, secondaryOnCall: null }];
+    const created = await page.request.post(`${server.url}/api/tenants/${tenantId}/onCallSchedules`, {
+      data: {
+        name: 'Layered rotation',
+        startTime: '2026-01-01',
+        endTime: null,
+        timeZone: 'Europe/Berlin',
+        rotations: Object.fromEntries(['0', '1', '2', '3', '4', '5', '6'].map((k) => [k, allDay])),
+        layers: [
+          { name: 'Weekly', participants: [olivia, ben, carla], start: start.toISOString(), shiftLength: { unit: 'weeks', count: 1 } },
+          { name: 'Office hours', participants: [carla], start: start.toISOString(), shiftLength: { unit: 'days', count: 1 }, restrictions: [{ days: [1, 2, 3, 4, 5], from: '09:00', to: '17:00' }] },
+        ],
+      },
+    });
+    expect(created.status()).toBe(201);
+    const id = (await created.json()).id as string;
+    const from = new Date(Math.ceil(Date.now() / 3_600_000) * 3_600_000);
+    const override = await page.request.post(`${server.url}/api/tenants/${tenantId}/onCallSchedules/${id}/overrides`, {
+      data: { replacedUserId: olivia, userId: carla, startsAt: from.toISOString(), endsAt: new Date(from.getTime() + 20 * 3_600_000).toISOString() },
+    });
+    expect(override.status()).toBe(201);
+
+    for (const [theme, width] of [
+      ['light', 1280],
+      ['dark', 1280],
+      ['light', 390],
+      ['dark', 390],
+    ] as const) {
+      const { page: p, context } = await newPage(browser, { theme, width, height: width === 390 ? 844 : 900 });
+      await context.addCookies(await page.context().cookies());
+      await p.goto(`${server.url}${SCHEDULES_URL}`);
+      const card = p.getByTestId('schedule-card').filter({ hasText: 'Layered rotation' });
+      await card.getByRole('button', { name: 'Timeline and overrides' }).click();
+      const grid = card.getByTestId('timeline-grid');
+      const rows = grid.getByTestId('timeline-row');
+      await expect.poll(() => rows.count()).toBe(5);
+      // One labelled row per layer (highest first), the weekly shifts, the overrides, then the final schedule.
+      expect(await rows.evaluateAll((els) => els.map((e) => e.getAttribute('data-name')))).toEqual(['Office hours', 'Weekly', 'Weekly shifts', 'Overrides', 'Final schedule']);
+      const row = (name: string) => grid.locator(`[data-testid="timeline-row"][data-name="${name}"]`);
+      expect(await row('Office hours').getByTestId('timeline-row-segment').count()).toBe(10);
+      expect(await row('Weekly').getByTestId('timeline-row-segment').count()).toBeGreaterThanOrEqual(2);
+      expect(await row('Weekly').getByTestId('timeline-row-segment').first().getAttribute('data-label')).toBe('Olivia Owner');
+      expect(await row('Overrides').getByTestId('timeline-row-segment').first().getAttribute('data-label')).toBe('Carla Cover for Olivia Owner');
+      expect(await row('Final schedule').getByTestId('timeline-override').first().getAttribute('data-label')).toContain('Carla Cover');
+      expect(await row('Final schedule').getByTestId('timeline-gap').count()).toBe(0);
+      await expect.poll(() => grid.getByTestId('timeline-now').count()).toBe(1);
+      if (width === 390) {
+        // The page keeps to the phone; the days scroll sideways inside the grid, the row names stay in view.
+        expect(await p.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+        expect(await grid.evaluate((el) => el.scrollWidth > el.clientWidth)).toBe(true);
+        await grid.evaluate((el) => el.scrollBy({ left: 400 }));
+        expect(await row('Office hours').getByText('Office hours').isVisible()).toBe(true);
+        await grid.screenshot({ path: path.join(SHOTS, `schedule-timeline-layers-${theme}-phone-scrolled.png`) });
+      }
+      await grid.scrollIntoViewIfNeeded();
+      await screenshot(p, `schedule-timeline-layers-${theme}-${width === 390 ? 'phone' : 'desktop'}`);
+      // The grid as seen (a full-page shot moves sticky parts about).
+      if (width !== 390) await grid.screenshot({ path: path.join(SHOTS, `schedule-timeline-layers-${theme}-desktop-grid.png`) });
+      await context.close();
     }
   });
 });

@@ -3,7 +3,7 @@ import { testDatabases } from '../../test/test-app.ts';
 import { pagingHarness, MINUTE, savePreferences } from '../../test/paging.ts';
 import { fakeTransports } from '../../test/fake-transports.ts';
 import { buildApp } from '../../app.ts';
-import { registerOwner } from '../../test/factories.ts';
+import { addMember, registerOwner } from '../../test/factories.ts';
 import { createIntegration, ingest } from '../../test/alerts.ts';
 
 // Issue 26: an alert's escalation is decided as it is stored (one write), from routing cached per tenant and forgotten
@@ -75,8 +75,10 @@ for (const db of testDatabases()) {
       expect((await owner.agent.request('PATCH', `/api/tenants/${owner.tenantId}/integrations/${integration.id}`, { escalationPolicyId: own.data.id })).statusCode).toBe(200);
       const viaIntegration = await escalation(await trigger(integration.key));
       expect(viaIntegration).toMatchObject({ escalation_policy_id: own.data.id, overdue_check_at: new Date(Date.parse(viaIntegration.created_at) + 5 * MINUTE).toISOString() });
-      // Someone subscribes to critical alerts: the tenant's alerts take the start sweep, which pages the subscriber too.
-      await savePreferences(owner.agent, owner.tenantId, { email: true, alertSubscriptions: [{ type: 'priority', value: 'critical' }] });
+      // A colleague not on level 1 subscribes to critical alerts: the tenant's alerts take the start sweep, which pages
+      // the subscriber too (one level 1 names is paged once, by level 1: subscriber-dedup.test.ts).
+      const colleague = await addMember(h.env.deps, h.env.app, owner.tenantId);
+      await savePreferences(colleague.agent, owner.tenantId, { email: true, alertSubscriptions: [{ type: 'priority', value: 'critical' }] });
       const subscribed = await trigger(integration.key);
       expect(await escalation(subscribed)).toMatchObject({ escalation_state: 'pending' });
       await advance(0);

@@ -1,4 +1,5 @@
 import { DateTime } from 'luxon';
+import { memo, nextLocalDay, previousLocalDay, wallTime, zoneClock } from './zone-clock.ts';
 
 /**
  * Rotation layers (issue 27): a layer hands the pager from one participant to the next every `count` hours, days or
@@ -34,10 +35,14 @@ export interface LayerAt {
 const NOMINAL_MS = { hours: 3600_000, days: 86_400_000, weeks: 7 * 86_400_000 } as const;
 const FAR = Number.POSITIVE_INFINITY;
 
+// Handoffs and windows are zone arithmetic (Luxon, Intl): each is worked out once and kept.
+const handoffs = memo<number>(50_000);
+const windowDays = memo<Array<[number, number]>>(20_000);
+
 /** The instant of handoff k (k = 0 is the layer's start). */
 export function handoff(layer: LayerSpec, zone: string, k: number): number {
   if (layer.unit === 'hours') return layer.start + k * layer.count * NOMINAL_MS.hours;
-  return DateTime.fromMillis(layer.start, { zone }).plus({ [layer.unit]: k * layer.count }).toMillis();
+  return handoffs(`${zone}|${layer.start}|${layer.unit}|${layer.count}|${k}`, () => DateTime.fromMillis(layer.start, { zone }).plus({ [layer.unit]: k * layer.count }).toMillis());
 }
 
 /** The shift of the rotation at `at`: its index and bounds (k ≥ 0; null before the first handoff). */
@@ -50,21 +55,45 @@ export function shiftIndex(layer: LayerSpec, zone: string, at: number): { k: num
   return { k, start: handoff(layer, zone, k), end: handoff(layer, zone, k + 1) };
 }
 
-/** The restriction windows (local) that start on the days around `at`, as instants, sorted by start. */
-function windowsAround(restrictions: readonly LayerRestriction[], zone: string, at: number, daysAhead: number): Array<[number, number]> {
-  const out: Array<[number, number]> = [];
-  const first = DateTime.fromMillis(at, { zone }).startOf('day').minus({ days: 1 });
-  for (let i = 0; i <= daysAhead + 1; i++) {
-    const day = first.plus({ days: i });
+/** The restriction windows (local instants) that start on one local day, sorted by start. */
+function dayWindows(restrictions: readonly LayerRestriction[], key: string, zone: string, day: DateTime): Array<[number, number]> {
+  return windowDays(`${zone}|${day.toMillis()}|${key}`, () => {
+    const out: Array<[number, number]> = [];
     const weekday = day.weekday % 7;
     for (const r of restrictions) {
       if (!r.days.includes(weekday)) continue;
-      const start = day.plus({ minutes: r.from }).toMillis();
-      const endDay = r.to <= r.from ? day.plus({ days: 1 }) : day;
-      out.push([start, endDay.plus({ minutes: r.to }).toMillis()]);
+      out.push([wallTime(day, r.from), wallTime(r.to <= r.from ? nextLocalDay(day) : day, r.to)]);
     }
+    return out.sort((x, y) => x[0] - y[0]);
+  });
+}
+
+// A layer's restrictions as text, the windows' cache key: made once per list (a look-up asks many times).
+const restrictionKeys = new WeakMap<readonly LayerRestriction[], string>();
+function restrictionKey(restrictions: readonly LayerRestriction[]): string {
+  let key = restrictionKeys.get(restrictions);
+  if (key === undefined) restrictionKeys.set(restrictions, (key = restrictions.map((r) => `${r.days.join(',')}/${r.from}/${r.to}`).join(';')));
+  return key;
+}
+
+/**
+ * Whether a restriction window is open at `at` (until when: open windows that touch or overlap make one stretch), or
+ * else when the next one opens (within 10 days; null when none does). Days are read from yesterday on, only as far as
+ * the answer needs. Window edges are wall-clock times: 06:00 is 06:00 on the night the clocks change too.
+ */
+function windowAt(restrictions: readonly LayerRestriction[], zone: string, at: number, until: number): { open: number | null; next: number | null } {
+  const key = restrictionKey(restrictions);
+  let day = previousLocalDay(zoneClock(zone, at).day);
+  let open: number | null = null;
+  for (let i = 0; i < 11; i++, day = nextLocalDay(day)) {
+    for (const [a, b] of dayWindows(restrictions, key, zone, day)) {
+      if (a <= at && at < b) open = Math.max(open ?? b, b);
+      else if (open !== null && a <= open) open = Math.max(open, b);
+      else if (a > at) return open !== null ? { open, next: null } : { open: null, next: a };
+    }
+    if (open !== null && open >= until) break;
   }
-  return out.sort((a, b) => a[0] - b[0]);
+  return { open, next: null };
 }
 
 /** The layer at `at`: its participant when a shift runs and a restriction window (if any) is open, and until when. */
@@ -74,16 +103,9 @@ export function layerAt(layer: LayerSpec, zone: string, at: number): LayerAt {
   const shift = shiftIndex(layer, zone, at)!;
   const person = layer.participants[shift.k % layer.participants.length];
   if (layer.restrictions.length === 0) return { userId: person, end: shift.end };
-  const windows = windowsAround(layer.restrictions, zone, at, 8);
-  // Open windows around `at` may touch or overlap: the stretch runs to the end of the chain.
-  let open: number | null = null;
-  for (const [a, b] of windows) {
-    if (a <= at && at < b) open = Math.max(open ?? b, b);
-    else if (open !== null && a <= open && b > open) open = b;
-  }
-  if (open !== null) return { userId: person, end: Math.min(open, shift.end) };
-  const next = windows.find(([a]) => a > at);
-  return { userId: null, end: next ? next[0] : at + 7 * NOMINAL_MS.days };
+  const w = windowAt(layer.restrictions, zone, at, shift.end);
+  if (w.open !== null) return { userId: person, end: Math.min(w.open, shift.end) };
+  return { userId: null, end: w.next ?? at + 7 * NOMINAL_MS.days };
 }
 
 /** The first `n` handoffs at or after `from` with who takes over (for the editor's preview), restrictions aside. */

@@ -1,6 +1,7 @@
 import { DateTime } from 'luxon';
 import { SCHEDULE_MSG, WEEKDAY_KEYS, type Rotations, type Shift } from '../../../contract/schedules.ts';
 import { layerAt, type LayerSpec } from './layers.ts';
+import { wallTime, zoneClock } from './zone-clock.ts';
 
 /**
  * Who is on call, computed from a schedule's weekly rotation and its overrides. Pure: no database, no clock. Shift
@@ -71,36 +72,17 @@ export function coverage(s: ScheduleSpec): { start: number; end: number } {
   return value;
 }
 
-// The instants of a local day's whole hours, by zone and date, filled in as asked for: every schedule in the same
-// zone shares them, and a lookup then costs no Intl call.
-const hourCache = new Map<string, Array<number | undefined>>();
-
 /** The instant a wall-clock hour (0–24) of a local day happens; a missing hour (clocks forward) moves later. */
-function wallClock(day: DateTime, hour: number): number {
-  const key = `${day.zoneName}|${day.year}-${day.month}-${day.day}`;
-  let hours = hourCache.get(key);
-  if (!hours) {
-    if (hourCache.size >= 20_000) hourCache.clear();
-    hourCache.set(key, (hours = []));
-  }
-  let at = hours[hour];
-  if (at === undefined) {
-    at = (hour >= 24 ? day.plus({ days: 1 }).startOf('day') : day.set({ hour, minute: 0, second: 0, millisecond: 0 })).toMillis();
-    hours[hour] = at;
-  }
-  return at;
-}
+const wallClock = (day: DateTime, hour: number): number => wallTime(day, hour * 60);
 
 const weekdayKey = (d: DateTime) => WEEKDAY_KEYS[d.weekday % 7];
 
 /** The rotation's shift at `at` with its real start and end (clipped to the schedule's dates), or null. */
 export function shiftAt(s: ScheduleSpec, at: number, cov = coverage(s)): { shift: Shift; start: number; end: number } | null {
   if (at < cov.start || at >= cov.end) return null;
-  const local = DateTime.fromMillis(at, { zone: s.timeZone });
-  const h = local.hour;
-  const shift = s.rotations[weekdayKey(local)]?.find((x) => x.startHour <= h && h < x.endHour);
+  const { hour: h, weekday, day } = zoneClock(s.timeZone, at);
+  const shift = s.rotations[WEEKDAY_KEYS[weekday % 7]]?.find((x) => x.startHour <= h && h < x.endHour);
   if (!shift) return null;
-  const day = local.startOf('day');
   return { shift, start: Math.max(wallClock(day, shift.startHour), cov.start), end: Math.min(wallClock(day, shift.endHour), cov.end) };
 }
 
@@ -287,7 +269,7 @@ export function timeline(s: ScheduleSpec, overrides: readonly OverrideSpec[], fr
 const finite = (t: number) => (Number.isFinite(t) ? t : null);
 
 /** When the next shift of the rotation starts at or after `at` (within a week), clipped to the dates; or null. */
-function nextShiftStart(s: ScheduleSpec, at: number, cov: { start: number; end: number }): number | null {
+export function nextShiftStart(s: ScheduleSpec, at: number, cov: { start: number; end: number }): number | null {
   if (at >= cov.end) return null;
   const from = Math.max(at, cov.start);
   let day = DateTime.fromMillis(from, { zone: s.timeZone }).startOf('day');

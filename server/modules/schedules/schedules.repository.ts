@@ -125,66 +125,98 @@ export async function deleteSchedule(db: DB, tenantId: string, id: string): Prom
   return Number(r.numDeletedRows) > 0;
 }
 
+/** A schedule as who-is-on-call reads it: what its card shows and what the computation takes, parsed once. */
+export interface OnCallSchedule {
+  id: string;
+  name: string;
+  isDefault: boolean;
+  spec: ScheduleSpec;
+}
+
+/** An override with its stored times, so a range can be applied to it exactly as the database compares them. */
+export interface OnCallOverride {
+  id: string;
+  starts_at: string;
+  ends_at: string;
+  spec: OverrideSpec;
+}
+
+/** The overrides of a list that overlap [from, to), compared as the database compares the stored text. */
+export const overlapping = (list: readonly OnCallOverride[], range: { from: string; to: string }) =>
+  list.filter((o) => o.ends_at > range.from && o.starts_at < range.to);
+
 /**
- * Everything "who is on call" needs, in one round trip: the schedule, its overrides overlapping [from, to), and the
- * tenant's active members (a plan holds at most a few dozen). Undefined when the tenant has no such schedule.
+ * Everything "who is on call" needs, in one round trip: the schedule (only the columns it needs), its overrides
+ * overlapping [from, to) by start, creation and id (listOverrides' order), and, when asked, the tenant's active
+ * members (a plan holds at most a few dozen). A null schedule when the tenant has no such schedule.
  */
-export async function loadOnCallInputs(db: DB, tenantId: string, scheduleId: string, range: { from: string; to: string }) {
+export async function loadOnCallRows(db: DB, tenantId: string, scheduleId: string, range: { from: string; to: string }, withMembers: boolean) {
   const text = (v: string | null) => (v === null ? sql<string | null>`null` : sql<string | null>`${v}`);
-  const rows = await db
+  const col = (name: string) => sql<string | null>`${sql.ref(name)}`;
+  let q = db
     .selectFrom('oncall_schedules')
-    .select((eb) => [
+    .select([
       text('s').as('kind'),
-      eb.ref('time_zone').$castTo<string | null>().as('a'),
-      eb.ref('start_date').$castTo<string | null>().as('b'),
-      eb.ref('end_date').$castTo<string | null>().as('c'),
-      eb.ref('rotations').$castTo<string | null>().as('d'),
-      eb.ref('layers').$castTo<string | null>().as('e'),
+      col('id').as('a'),
+      col('name').as('b'),
+      sql<string | null>`cast(${sql.ref('is_default')} as text)`.as('c'),
+      col('time_zone').as('d'),
+      col('start_date').as('e'),
+      col('end_date').as('f'),
+      col('rotations').as('g'),
+      col('layers').as('h'),
     ])
     .where('tenant_id', '=', tenantId)
     .where('id', '=', scheduleId)
     .unionAll(
       db
         .selectFrom('oncall_overrides')
-        .select((eb) => [
+        .select([
           text('o').as('kind'),
-          eb.ref('replaced_user_id').$castTo<string | null>().as('a'),
-          eb.ref('user_id').$castTo<string | null>().as('b'),
-          eb.ref('starts_at').$castTo<string | null>().as('c'),
-          eb.ref('ends_at').$castTo<string | null>().as('d'),
-          eb.ref('created_at').$castTo<string | null>().as('e'),
+          col('id').as('a'),
+          col('replaced_user_id').as('b'),
+          col('user_id').as('c'),
+          col('starts_at').as('d'),
+          col('ends_at').as('e'),
+          col('created_at').as('f'),
+          text(null).as('g'),
+          text(null).as('h'),
         ])
         .where('tenant_id', '=', tenantId)
         .where('schedule_id', '=', scheduleId)
         .where('ends_at', '>', range.from)
         .where('starts_at', '<', range.to),
-    )
-    .unionAll(
+    );
+  if (withMembers) {
+    q = q.unionAll(
       db
         .selectFrom('tenant_members')
-        .select([text('m').as('kind'), 'user_id as a', text(null).as('b'), text(null).as('c'), text(null).as('d'), text(null).as('e')])
+        .select([text('m').as('kind'), col('user_id').as('a'), ...(['b', 'c', 'd', 'e', 'f', 'g', 'h'] as const).map((k) => text(null).as(k))])
         .where('tenant_id', '=', tenantId)
         .where('status', '=', 'active')
         .where('user_id', 'is not', null),
-    )
-    .execute();
-  const schedule = rows.find((r) => r.kind === 's');
-  if (!schedule) return undefined;
-  const spec: ScheduleSpec = {
-    timeZone: schedule.a!,
-    startDate: schedule.b!,
-    endDate: schedule.c!,
-    rotations: rotationsOf({ rotations: schedule.d! }),
-    layers: layerSpecs(layersOf({ layers: schedule.e ?? '[]' })),
-  };
-  const overrides = rows
+    );
+  }
+  const rows = await q.execute();
+  const s = rows.find((r) => r.kind === 's');
+  const schedule: OnCallSchedule | null = s
+    ? {
+        id: s.a!,
+        name: s.b!,
+        isDefault: s.c === '1',
+        spec: { timeZone: s.d!, startDate: s.e!, endDate: s.f!, rotations: rotationsOf({ rotations: s.g! }), layers: layerSpecs(layersOf({ layers: s.h ?? '[]' })) },
+      }
+    : null;
+  const overrides: OnCallOverride[] = rows
     .filter((r) => r.kind === 'o')
-    .map((r) => toOverrideSpec({ replaced_user_id: r.a!, user_id: r.b!, starts_at: r.c!, ends_at: r.d!, created_at: r.e! }))
-    // By start, then creation: the order the resolver breaks ties in (a union has none of its own).
-    .sort((x, y) => x.startsAt - y.startsAt || x.createdAt.localeCompare(y.createdAt));
-  const members = new Set(rows.filter((r) => r.kind === 'm').map((r) => r.a!));
-  return { spec, overrides, members };
+    .map((r) => ({ id: r.a!, starts_at: r.d!, ends_at: r.e!, spec: toOverrideSpec({ replaced_user_id: r.b!, user_id: r.c!, starts_at: r.d!, ends_at: r.e!, created_at: r.f! }) }))
+    // The order listOverrides reads them in (a union has none of its own): the resolver breaks ties by it.
+    .sort((x, y) => cmp(x.starts_at, y.starts_at) || cmp(x.spec.createdAt, y.spec.createdAt) || cmp(x.id, y.id));
+  const members = withMembers ? new Set(rows.filter((r) => r.kind === 'm').map((r) => r.a!)) : null;
+  return { schedule, overrides, members };
 }
+
+const cmp = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * Every tenant's schedules still covering `fromDate` or later (deliberately unscoped: the worker that tells people

@@ -42,6 +42,7 @@ import {
   updateSchedule,
 } from './schedules.service.ts';
 import { registerTakePagerRoutes } from './take-pager.routes.ts';
+import { useOnCallCache } from './oncall-cache.ts';
 
 const errors = { 400: ErrorBody, 401: ErrorBody, 403: ErrorBody, 404: ErrorBody };
 const scoped = { onRequest: signedIn, config: { tenantScoped: true } } as const;
@@ -57,6 +58,8 @@ export function registerScheduleRoutes(app: FastifyInstance, deps: Deps) {
   const { db } = deps;
   const base = '/api/tenants/:tenantId/onCallSchedules';
   const tags = ['schedules'];
+  // Who is on call reads through a per-tenant cache, forgotten on every instance when what it holds changes.
+  useOnCallCache(app, deps);
 
   r.get(base, { ...scoped, schema: { tags, params: TenantParam, response: { 200: ScheduleList, ...errors } } }, async (req) => listSchedules(db, req.tenantContext));
   r.post(base, { ...scoped, schema: { tags, params: TenantParam, body: ScheduleInput, response: { 201: Schedule, ...errors } } }, async (req, reply) =>

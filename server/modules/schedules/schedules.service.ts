@@ -18,8 +18,10 @@ import type { TenantContext } from '../../http/tenant-context.ts';
 import { hashToken, newToken } from '../../lib/tokens.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import { findTenantForUser, lockTenant } from '../tenants/tenants.service.ts';
-import { nextHandover, onCallAt, pieces, timeline, type OverrideSpec } from './oncall.ts';
+import { nextHandover, onCallAt, pieces, timeline, type OverrideSpec, type ScheduleSpec } from './oncall.ts';
+import { onCallCacheOf, type OnCallInputs } from './oncall-cache.ts';
 import * as repo from './schedules.repository.ts';
+import { timelineRows } from './timeline-rows.ts';
 import { canCreateOverride, canDeleteOverride } from './schedules.policy.ts';
 import { removeScheduleFromPolicies } from '../escalation/escalation-policies.service.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
@@ -121,14 +123,27 @@ export async function whoIsOnCall(
   at: Date,
 ): Promise<{ primary: string | null; secondary: string | null; shiftEndsAt: string | null } | null> {
   const t = at.getTime();
-  // One round trip: the schedule, its overrides that have not ended by `at` (those in force and those that may cut
-  // the current shift short), and who is still a member.
-  const inputs = await repo.loadOnCallInputs(db, tenantId, scheduleId, { from: at.toISOString(), to: iso(t + 2 * DAY_MS) });
-  if (!inputs) return null;
-  const r = onCallAt(inputs.spec, inputs.overrides, t);
-  // Someone who has left the tenant is never paged: their slot answers null until the schedule is edited.
-  const member = (id: string | null) => (id && inputs.members.has(id) ? id : null);
+  // Its overrides that have not ended by `at` (those in force and those that may cut the current shift short).
+  const inputs = await onCallInputs(db, tenantId, scheduleId, { from: at.toISOString(), to: iso(t + 2 * DAY_MS) });
+  if (!inputs.schedule) return null;
+  const r = onCallAt(inputs.schedule.spec, inputs.overrides.map((o) => o.spec), t);
+  // Someone who has left the tenant is never paged: their slot answers null until the schedule is edited. Someone
+  // the cached members lack is looked up (they may have just joined again).
+  const unknown = [r.primary, r.secondary].filter((id): id is string => !!id && !inputs.members.has(id));
+  const joined = unknown.length ? await repo.activeMemberIds(db, tenantId, unknown) : new Set<string>();
+  const member = (id: string | null) => (id && (inputs.members.has(id) || joined.has(id)) ? id : null);
   return { primary: member(r.primary), secondary: member(r.secondary), shiftEndsAt: r.endsAt === null ? null : iso(r.endsAt) };
+}
+
+/**
+ * A schedule of the tenant, its overrides overlapping the range and the tenant's active members: from the app's
+ * on-call cache where it holds them, else in one round trip.
+ */
+async function onCallInputs(db: DB, tenantId: string, scheduleId: string, range: { from: string; to: string }): Promise<OnCallInputs> {
+  const cached = await onCallCacheOf(db)?.read(tenantId, scheduleId, range);
+  if (cached) return cached;
+  const rows = await repo.loadOnCallRows(db, tenantId, scheduleId, range, true);
+  return { schedule: rows.schedule, overrides: rows.overrides, members: rows.members! };
 }
 
 export interface UpcomingHandover {
@@ -165,14 +180,13 @@ export async function upcomingHandovers(db: DB, at: Date, horizonMs: number): Pr
   return out;
 }
 
-function describeOnCall(row: Parameters<typeof repo.toScheduleSpec>[0], overrides: OverrideSpec[], t: number): OnCallNow {
-  const spec = repo.toScheduleSpec(row);
+function describeOnCall(row: { id: string; name: string; isDefault: boolean }, spec: ScheduleSpec, overrides: OverrideSpec[], t: number): OnCallNow {
   const r = onCallAt(spec, overrides, t);
   const next = nextHandover(spec, overrides, t, HANDOVER_HORIZON_MS);
   return {
     scheduleId: row.id,
     scheduleName: row.name,
-    isDefault: row.is_default === 1,
+    isDefault: row.isDefault,
     at: iso(t),
     primary: r.primary,
     secondary: r.secondary,
@@ -182,10 +196,10 @@ function describeOnCall(row: Parameters<typeof repo.toScheduleSpec>[0], override
 }
 
 export async function onCallForSchedule(db: DB, ctx: TenantContext, id: string, at: Date) {
-  const row = await loadSchedule(db, ctx.tenant.id, id);
   const t = at.getTime();
-  const overrides = (await repo.listOverrides(db, ctx.tenant.id, [id], { from: iso(t), to: iso(t + HANDOVER_HORIZON_MS) })).map(repo.toOverrideSpec);
-  return describeOnCall(row, overrides, t);
+  const { schedule, overrides } = await onCallInputs(db, ctx.tenant.id, id, { from: iso(t), to: iso(t + HANDOVER_HORIZON_MS) });
+  if (!schedule) throw scheduleNotFound();
+  return describeOnCall(schedule, schedule.spec, overrides.map((o) => o.spec), t);
 }
 
 /** Every schedule of the tenant: who is on call at `at` and who takes over next. */
@@ -196,7 +210,7 @@ export async function onCallForTenant(db: DB, ctx: TenantContext, at: Date) {
     repo.listOverrides(db, ctx.tenant.id, null, { from: iso(t), to: iso(t + HANDOVER_HORIZON_MS) }),
   ]);
   const bySchedule = groupOverrides(overrides);
-  return { at: iso(t), items: rows.map((row) => describeOnCall(row, bySchedule.get(row.id) ?? [], t)) };
+  return { at: iso(t), items: rows.map((row) => describeOnCall({ id: row.id, name: row.name, isDefault: row.is_default === 1 }, repo.toScheduleSpec(row), bySchedule.get(row.id) ?? [], t)) };
 }
 
 function groupOverrides(rows: Awaited<ReturnType<typeof repo.listOverrides>>) {
@@ -209,14 +223,18 @@ function groupOverrides(rows: Awaited<ReturnType<typeof repo.listOverrides>>) {
   return map;
 }
 
-/** SCHEDULE_LIMITS.timelineDays from the start of `from`'s day in the schedule's zone: shifts, overrides and gaps. */
+/**
+ * SCHEDULE_LIMITS.timelineDays from the start of `from`'s day in the schedule's zone: the final schedule (shifts,
+ * overrides and gaps) and the rows it is made of (each layer, the weekday template, the overrides).
+ */
 export async function scheduleTimeline(db: DB, ctx: TenantContext, id: string, from: Date): Promise<Timeline> {
   const row = await loadSchedule(db, ctx.tenant.id, id);
   const start = DateTime.fromJSDate(from, { zone: row.time_zone }).startOf('day');
   const end = start.plus({ days: SCHEDULE_LIMITS.timelineDays });
   const [a, b] = [start.toMillis(), end.toMillis()];
   const overrides = (await repo.listOverrides(db, ctx.tenant.id, [id], { from: iso(a), to: iso(b) })).map(repo.toOverrideSpec);
-  const t = timeline(repo.toScheduleSpec(row), overrides, a, b);
+  const spec = repo.toScheduleSpec(row);
+  const t = timeline(spec, overrides, a, b);
   return {
     scheduleId: row.id,
     timeZone: row.time_zone,
@@ -235,6 +253,7 @@ export async function scheduleTimeline(db: DB, ctx: TenantContext, id: string, f
       secondaryOverride: s.secondaryOverride,
     })),
     gaps: t.gaps.map((g) => ({ start: iso(g.start), end: iso(g.end), label: g.label })),
+    rows: timelineRows(spec, overrides, a, b).map((r) => ({ ...r, segments: r.segments.map((s) => ({ ...s, start: iso(s.start), end: iso(s.end) })) })),
   };
 }
 

@@ -3,68 +3,14 @@ import { ActionIcon, Alert, Box, Button, Group, Loader, Paper, Stack, Text, Tool
 import { notifications } from '@mantine/notifications';
 import { IconAlertTriangle, IconPlus, IconTrash } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
-import { SCHEDULE_MSG, type Override, type Schedule, type Timeline } from '../../../../../contract/schedules.ts';
+import { SCHEDULE_MSG, type Override, type Schedule } from '../../../../../contract/schedules.ts';
 import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
 import { useDeleteOverride, useScheduleOverrides, useScheduleTimeline } from '../api/schedules.ts';
 import { OnCallOverrideModal } from './OnCallOverrideModal.tsx';
-import { browserTimeZone, formatClock, formatInZone, viewerTimeIfDifferent } from './ScheduleTimes.ts';
+import { browserTimeZone, formatInZone, viewerTimeIfDifferent } from './ScheduleTimes.ts';
+import { Swatch, TimelineGrid } from './TimelineGrid.tsx';
 
-const ms = (iso: string) => Date.parse(iso);
-
-/** One local day of the schedule's zone as a bar: shifts (overrides in violet) and gaps (red) in proportion. */
-function DayBar({ day, timeline, userName }: { day: Timeline['days'][number]; timeline: Timeline; userName: (id: string) => string }) {
-  const [a, b] = [ms(day.start), ms(day.end)];
-  const span = b - a;
-  const pieces = [
-    ...timeline.segments.map((s) => ({ kind: s.primaryOverride || s.secondaryOverride ? 'override' : 'shift', start: ms(s.start), end: ms(s.end), s })),
-    ...timeline.gaps.map((g) => ({ kind: 'gap', start: ms(g.start), end: ms(g.end), s: null })),
-  ].filter((p) => p.end > a && p.start < b);
-  return (
-    <Group gap="xs" wrap="nowrap" align="center">
-      <Text size="xs" w={92} className="no-shrink nowrap" fw={600}>
-        {day.label}
-      </Text>
-      <Box pos="relative" h={26} className="grow" style={{ borderRadius: 4, background: 'var(--mantine-color-default-hover)', overflow: 'hidden' }}>
-        {pieces.map((p) => {
-          const start = Math.max(p.start, a);
-          const end = Math.min(p.end, b);
-          const label = p.s
-            ? `${userName(p.s.primary)}${p.s.secondary ? ` · backup ${userName(p.s.secondary)}` : ''}${p.kind === 'override' ? ' (override)' : ''}`
-            : SCHEDULE_MSG.nobodyOnCall;
-          const when = `${formatClock(new Date(start).toISOString(), timeline.timeZone)} – ${formatClock(new Date(end).toISOString(), timeline.timeZone)}`;
-          const color = p.kind === 'gap' ? 'red' : p.kind === 'override' ? 'violet' : 'blue';
-          return (
-            <Tooltip key={`${p.kind}-${start}`} label={`${when}: ${label}`} withinPortal>
-              <Box
-                data-testid={`timeline-${p.kind}`}
-                data-label={label}
-                pos="absolute"
-                top={0}
-                bottom={0}
-                left={`${((start - a) / span) * 100}%`}
-                w={`${((end - start) / span) * 100}%`}
-                px={4}
-                style={{
-                  background: `var(--mantine-color-${color}-light)`,
-                  borderLeft: `2px solid var(--mantine-color-${color}-filled)`,
-                  display: 'flex',
-                  alignItems: 'center',
-                  overflow: 'hidden',
-                }}
-              >
-                <Text size="xs" truncate="end" c={`var(--mantine-color-${color}-light-color)`}>
-                  {p.kind === 'gap' ? '' : userName(p.s!.primary)}
-                </Text>
-              </Box>
-            </Tooltip>
-          );
-        })}
-      </Box>
-    </Group>
-  );
-}
-
-/** The next 14 days of a schedule in its own zone, its coverage gaps, and its overrides (add, remove). */
+/** The next 14 days of a schedule in its own zone (each layer, the overrides, the final schedule), its coverage gaps, and its overrides (add, remove). */
 export function ScheduleTimeline({ tenantId, schedule, userName }: { tenantId: string; schedule: Schedule; userName: (id: string) => string }) {
   const timeline = useScheduleTimeline(tenantId, schedule.id);
   const overrides = useScheduleOverrides(tenantId, schedule.id);
@@ -107,22 +53,20 @@ export function ScheduleTimeline({ tenantId, schedule, userName }: { tenantId: s
         <Text size="sm" fw={600}>
           Next 14 days ({tl.timeZone})
         </Text>
-        <Group gap="xs">
-          {(['blue', 'violet', 'red'] as const).map((c, i) => (
-            <Group key={c} gap={4} wrap="nowrap">
-              <Box w={10} h={10} style={{ borderRadius: 2, background: `var(--mantine-color-${c}-filled)` }} />
-              <Text size="xs" c="dimmed">
-                {['Rotation', 'Override', 'Gap'][i]}
-              </Text>
-            </Group>
-          ))}
+        <Group gap="sm">
+          <Swatch color="gray" dashed>
+            Override
+          </Swatch>
+          <Swatch color="red">{SCHEDULE_MSG.nobodyOnCall}</Swatch>
+          <Group gap={4} wrap="nowrap">
+            <Box w={2} h={12} bg="var(--mantine-color-text)" opacity={0.55} />
+            <Text size="xs" c="dimmed">
+              Now
+            </Text>
+          </Group>
         </Group>
       </Group>
-      <Stack gap={4}>
-        {tl.days.map((d) => (
-          <DayBar key={d.date} day={d} timeline={tl} userName={userName} />
-        ))}
-      </Stack>
+      <TimelineGrid timeline={tl} userName={userName} />
       {tl.gaps.length > 0 && (
         <Alert color="orange" icon={<IconAlertTriangle size={18} />} p="xs" data-testid="timeline-gaps">
           <Stack gap={0}>
