@@ -4,7 +4,9 @@
 // escalation policies, a thousand sources), on SQLite and, with BENCH_DATABASE_URL, TEST_DATABASE_URL or a postgres://
 // DATABASE_URL, on PostgreSQL. Times through app.inject (the whole request path without the network): the 30-day
 // summary of the whole tenant (goal p95 ≤ 150 ms) and one client's 90-day summary (goal p95 ≤ 50 ms, a different
-// client each time), and prints p50/p95 against the goals.
+// client each time), and prints p50/p95 against the goals (`--tenant-iterations` times the first fewer or more times
+// than `--iterations`). `--breakdown` then times each of the 30-day summary's queries
+// alone (reports.repository), to show where its time goes.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -17,6 +19,8 @@ import type { AlertsTable } from '../server/db/schema.ts';
 import { clientColumns } from '../server/modules/clients/clients.repository.ts';
 import { ClientInput } from '../contract/clients.ts';
 import { freshDatabase, type BenchTarget } from './bench-db.ts';
+import * as reportsRepo from '../server/modules/reports/reports.repository.ts';
+import { nearestRankOffset, type TargetPair } from '../server/modules/reports/report-figures.ts';
 
 const { values } = parseArgs({
   options: {
@@ -26,6 +30,8 @@ const { values } = parseArgs({
     'warm-up': { type: 'string', default: '10' },
     only: { type: 'string' },
     keep: { type: 'boolean' },
+    breakdown: { type: 'boolean' },
+    'tenant-iterations': { type: 'string' },
   },
 });
 const ALERTS = Number(values.alerts);
@@ -172,7 +178,9 @@ async function run(target: BenchTarget) {
       const times: number[] = [];
       const cpu: number[] = [];
       let opened = 0;
-      for (let i = 0; i < WARM_UP + ITERATIONS; i++) {
+      const iterations = goal === 150 && values['tenant-iterations'] ? Number(values['tenant-iterations']) : ITERATIONS;
+      if (iterations === 0) continue;
+      for (let i = 0; i < WARM_UP + iterations; i++) {
         t0 = performance.now();
         const c0 = process.cpuUsage();
         const res = await app.inject({ method: 'GET', url: url(i), headers: { cookie } });
@@ -193,10 +201,46 @@ async function run(target: BenchTarget) {
     const line = (r: string[]) => r.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ');
     console.log(line(header));
     for (const r of rows) console.log(line(r));
+    if (values.breakdown) await breakdown(deps, { tenantId, from: iso(now - 30 * DAY_MS), to: iso(now), clientId: null }, policyIds);
   } finally {
     await app.close();
     if (values.keep) console.log(`${target.name}: kept ${fresh.schema ? `schema ${fresh.schema}` : fresh.url}`);
     else await fresh.drop();
+  }
+}
+
+/** Each query of the whole tenant's 30-day summary alone, five times: median ms and the rows it answered. */
+async function breakdown(deps: { db: DB; dialect: 'sqlite' | 'postgres' }, scope: reportsRepo.ReportScope, policyIds: string[]) {
+  const pairs: TargetPair[] = policyIds.flatMap((policyId, i) => {
+    const critical = [15, 5, 60][i];
+    const minutes = { critical, high: critical * 2, medium: 60, low: 240 } as const;
+    return Object.entries(minutes).map(([priority, m]) => ({ policyId, priority: priority as TargetPair['priority'], seconds: m * 60 }));
+  });
+  const groups = await reportsRepo.groupFigures(deps.db, deps.dialect, scope, pairs, new Date());
+  const acknowledged = groups.reduce((n, g) => n + g.acknowledged, 0);
+  const resolved = groups.reduce((n, g) => n + g.resolved, 0);
+  const queries: Array<[string, () => Promise<unknown>]> = [
+    ['groupFigures (per client, priority; targets)', () => reportsRepo.groupFigures(deps.db, deps.dialect, scope, pairs, new Date())],
+    ['durationAtRank tta (p90)', () => reportsRepo.durationAtRank(deps.db, deps.dialect, scope, 'tta', nearestRankOffset(acknowledged, 0.9)!)],
+    ['durationAtRank ttr (p90)', () => reportsRepo.durationAtRank(deps.db, deps.dialect, scope, 'ttr', nearestRankOffset(resolved, 0.9)!)],
+    ['openedPerQuarterHour', () => reportsRepo.openedPerQuarterHour(deps.db, scope)],
+    ['topSources', () => reportsRepo.topSources(deps.db, scope, 10)],
+    ['topTitles', () => reportsRepo.topTitles(deps.db, scope, 10)],
+    ['responderCounts', () => reportsRepo.responderCounts(deps.db, scope)],
+    ['maintenanceCount', () => reportsRepo.maintenanceCount(deps.db, scope)],
+  ];
+  console.log('30-day summary, whole tenant, each query alone (median of 5 after 1):');
+  for (const [name, q] of queries) {
+    const times: number[] = [];
+    let rows = 0;
+    for (let i = 0; i < 6; i++) {
+      const t0 = performance.now();
+      const out = await q();
+      if (i > 0) times.push(performance.now() - t0);
+      rows = Array.isArray(out) ? out.length : 1;
+    }
+    times.sort((a, b) => a - b);
+    console.log(`  ${name.padEnd(46)} ${times[2].toFixed(1).padStart(8)} ms  ${String(rows).padStart(6)} rows`);
   }
 }
 

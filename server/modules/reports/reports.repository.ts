@@ -7,6 +7,7 @@ import type { AlertPriority } from '../../../contract/alerts.ts';
 import type { DB, Dialect } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
 import type { GroupRow, QuarterHourCount, TargetPair } from './report-figures.ts';
+import type { AlertFacts } from './report-tally.ts';
 
 /** Which alerts a report covers: one tenant's opened in [from, to), optionally one client's. */
 export interface ReportScope {
@@ -23,6 +24,29 @@ function scoped(db: DB, scope: ReportScope): AlertsQuery {
   let q = db.selectFrom('alerts').where('alerts.tenant_id', '=', scope.tenantId).where('alerts.created_at', '>=', scope.from).where('alerts.created_at', '<', scope.to);
   if (scope.clientId !== null) q = q.where('alerts.client_id', '=', scope.clientId);
   return q;
+}
+
+/**
+ * The columns a report reads of each of the scope's alerts, in one walk of the index (report-tally.ts sums them): for
+ * a client's report, whose alerts are few, one look-up per alert instead of one per alert and figure.
+ */
+export async function scopeFacts(db: DB, scope: ReportScope): Promise<AlertFacts[]> {
+  return scoped(db, scope)
+    .select([
+      'alerts.client_id',
+      'alerts.priority',
+      'alerts.escalation_policy_id',
+      'alerts.created_at',
+      'alerts.acknowledged_at',
+      'alerts.acknowledged_by',
+      'alerts.resolved_at',
+      'alerts.resolved_by',
+      'alerts.source',
+      'alerts.title',
+      'alerts.occurrences',
+      'alerts.maintenance_window_id',
+    ])
+    .execute();
 }
 
 /**

@@ -6,6 +6,8 @@ import { registerOwner, registerTeam } from '../../test/factories.ts';
 import { createClient } from '../../test/clients.ts';
 import { alertTenant, createIntegration, ingest } from '../../test/alerts.ts';
 import { REPORT_MSG } from '../../../contract/reports.ts';
+import { targetPairs } from './report-figures.ts';
+import { reportTally } from './reports.service.ts';
 
 const PERIOD = { from: '2025-03-03T00:00:00.000Z', to: '2025-03-10T00:00:00.000Z' };
 const at = (iso: string, plusSeconds = 0) => new Date(Date.parse(iso) + plusSeconds * 1000).toISOString();
@@ -130,7 +132,7 @@ describeEachDatabase('reports API', (t) => {
     // Another tenant's alert in the period.
     const other = await registerOwner(env.app, { tenantName: 'Other MSP' });
     await seedAlert(env, other.tenantId, { created: '2025-03-04T10:00:00.000Z', priority: 'critical', client: null, policy: null, ack: [5, other.userId], source: 'db-1', title: 'Disk full', occurrences: 100 });
-    return { ...team, other, globex, initech };
+    return { ...team, other, globex, initech, policyA, policyB };
   }
 
   it('computes every figure of a seeded period as worked out by hand', async () => {
@@ -233,6 +235,37 @@ describeEachDatabase('reports API', (t) => {
       { source: 'db-1', occurrences: 5, alerts: 3 },
       { source: 'db-2', occurrences: 1, alerts: 1 },
     ]);
+  });
+
+  it('sums a period the same way whether the database sums each figure or its alerts are read once and summed here', async () => {
+    const s = await seededTenant();
+    const env = t();
+    // a1 opened inside a maintenance window (any id: the report counts the mark).
+    await env.deps.db.updateTable('alerts').set({ maintenance_window_id: 'patch-night' }).where('tenant_id', '=', s.tenantId).where('created_at', '=', '2025-03-03T10:00:00.000Z').execute();
+    const pairs = targetPairs([
+      { id: s.policyA, escalationTimes: { critical: 15, high: 30, medium: 60, low: 240, info: null } },
+      { id: s.policyB, escalationTimes: { critical: 10, high: 20, medium: 30, low: 40, info: null } },
+    ]);
+    const key = (v: unknown) => JSON.stringify(v);
+    const sorted = <T>(list: T[]) => [...list].sort((a, b) => key(a).localeCompare(key(b)));
+    const now = new Date();
+    for (const clientId of [null, s.globex, s.initech]) {
+      const scope = { tenantId: s.tenantId, ...PERIOD, clientId };
+      const [bySql, byFacts] = await Promise.all([reportTally(env.deps, scope, pairs, now, 'sql'), reportTally(env.deps, scope, pairs, now, 'facts')]);
+      const comparable = (x: typeof bySql) => ({
+        ...x,
+        groups: sorted(x.groups.map((g) => ({ ...g, ttaSum: Math.round(g.ttaSum * 1000), ttrSum: Math.round(g.ttrSum * 1000) }))),
+        quarterHours: sorted(x.quarterHours),
+        responders: { acks: sorted(x.responders.acks), resolutions: sorted(x.responders.resolutions) },
+      });
+      expect(comparable(byFacts), String(clientId)).toEqual(comparable(bySql));
+      expect(byFacts.maintenance).toBe(clientId === s.initech ? 0 : 1);
+    }
+    // The whole tenant's figures through the one-read path are the hand-computed ones above.
+    const all = await reportTally(env.deps, { tenantId: s.tenantId, ...PERIOD, clientId: null }, pairs, now, 'facts');
+    expect([all.p90Tta, all.p90Ttr, all.groups.reduce((n, g) => n + g.within, 0), all.groups.reduce((n, g) => n + g.eligible, 0)]).toEqual([1200, 7200, 3, 6]);
+    expect(all.sources.map((x) => x.source)).toEqual(['mail', 'db-1', 'web-1', 'db-2', 'fw-1']);
+    expect(all.issues.map((x) => x.title)).toEqual(['CPU high', 'Disk full', 'Backup failed', 'Firewall down', 'Queue slow', 'Service down']);
   });
 
   it('answers an empty period with zeros and no times', async () => {
