@@ -153,6 +153,11 @@ export type AlertNote = z.infer<typeof AlertNote>;
 // Issue 29: `posted` (posted to a chat: detail.destination, detail.type 'teams' | 'slack', detail.event); an action taken
 // from a chat carries detail.via ('Slack' | 'Teams') on its own entry.
 export const TIMELINE_KINDS = ['triggered', 'repeated', 'acknowledged', 'started', 'resolved', 'closed', 'assigned', 'note', 'escalated', 'paged', 'overdue', 'unrouted', 'maintenance', 'snoozed', 'unsnoozed', 'released', 'ticket', 'posted'] as const;
+/**
+ * Where an action came from, as said before its author: "from Slack " of "Acknowledged from Slack by Jane" (an entry's
+ * `via`); nothing for an action taken in the app. The timeline and the chat posts say it alike.
+ */
+export const viaPhrase = (via: unknown): string => (typeof via === 'string' && via ? `from ${via} ` : '');
 export const TimelineEntry = z.object({
   id: z.string(),
   at: z.string(),

@@ -13,7 +13,19 @@ export const DestinationType = z.enum(DESTINATION_TYPES, { error: "Type must be 
 export type DestinationType = z.infer<typeof DestinationType>;
 export const DESTINATION_TYPE_LABELS: Record<DestinationType, string> = { teams: 'Microsoft Teams', slack: 'Slack', webhook: 'Webhook' };
 
-export const DESTINATION_EVENTS = ['alert.triggered', 'alert.acknowledged', 'alert.resolved', 'alert.assigned', 'heartbeat.down', 'heartbeat.up'] as const;
+export const DESTINATION_EVENTS = [
+  'alert.triggered',
+  'alert.acknowledged',
+  'alert.resolved',
+  'alert.assigned',
+  'heartbeat.down',
+  'heartbeat.up',
+  // Each escalation level after the first (a level naming destinations posts to them at any level: the same event).
+  'alert.escalated',
+  // Approval requests (payload: id, type, title, status, requester, decider): made, and finally approved, rejected or expired.
+  'approval.requested',
+  'approval.decided',
+] as const;
 export const DestinationEvent = z.enum(DESTINATION_EVENTS);
 export type DestinationEvent = z.infer<typeof DestinationEvent>;
 /** Events a test delivery may carry besides the subscribed ones. */
@@ -26,7 +38,13 @@ export const DESTINATION_EVENT_LABELS: Record<DestinationEvent, string> = {
   'alert.assigned': 'Alert assigned',
   'heartbeat.down': 'Heartbeat down',
   'heartbeat.up': 'Heartbeat up again',
+  'alert.escalated': 'Alert escalated to the next level',
+  'approval.requested': 'Approval requested',
+  'approval.decided': 'Approval decided (approved, rejected or expired)',
 };
+
+/** Events about alerts: a destination's filter (clients, priorities) applies to these only. */
+export const isAlertEvent = (event: string) => event.startsWith('alert.') || event.startsWith('heartbeat.');
 
 export const DESTINATION_LIMITS = {
   perTenant: 50,
@@ -85,6 +103,14 @@ export const DESTINATION_MSG = {
   loadFailed: 'Failed to load destinations. Please try again.',
   rotateConfirm: 'A new signing secret replaces this one. For 24 hours every message carries both signatures, so the receiver can switch to the new secret without missing any.',
   deleteConfirm: (name: string) => `Delete the destination '${name}'? Nothing more is sent to it, and its delivery log goes too.`,
+  /** An escalation level's destinations (issue 29: "post to #noc-globex at level 1"). */
+  levelDestinationsUnknown: 'Every destination must be one of this organization',
+  levelPostsLabel: 'Also post to',
+  levelPostsHelp: 'Destinations that get a post of the alert when this level is paged (not while it is snoozed or in maintenance, nor once acknowledged).',
+  levelPostsNone: 'No destinations yet: add them under Tenant Admin → Destinations.',
+  /** A post of an escalation level the alert no longer needs, when its turn to be sent came. */
+  notSentAcknowledged: 'Not sent: the alert was acknowledged, resolved or snoozed first',
+  approvalHeadline: (event: string, status: string) => (event === 'approval.requested' ? 'Approval requested' : `Approval ${status}`),
 } as const;
 
 /** Slack's errors as the delivery log explains them. */

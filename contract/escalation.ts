@@ -124,6 +124,14 @@ const scheduleIds = idList(ESCALATION_MSG.scheduleIdsInvalid, ESCALATION_LIMITS.
 const notify = z.enum(ESCALATION_NOTIFY, { error: ESCALATION_MSG.notifyInvalid }).default('primary');
 
 /**
+ * Issue 29: destinations (of the tenant) a level posts to when it fires, besides paging people. None is left out of
+ * the stored level (as before issue 29).
+ */
+const destinationIds = idList('Destinations must be a list of destination ids', 20, 'A level can post to at most 20 destinations')
+  .optional()
+  .transform((v) => (v?.length ? v : undefined));
+
+/**
  * Level 1 pages users, schedules or both (issue 27: a level of schedules only pages whoever is on call); with
  * neither, the spec's text, on its users field. Checked on the raw level too, so it is reported beside other errors.
  */
@@ -141,6 +149,7 @@ const Level1Input = z
       scheduleIds,
       notify,
       notificationChannels: channels('level_1'),
+      destinationIds,
     },
     { error: ESCALATION_MSG.levelInvalid },
   )
@@ -161,6 +170,7 @@ const laterLevelInput = (level: 'level_2' | 'level_3') =>
         notify,
         timeAfterPrevious: minutes(ESCALATION_DEFAULTS.timeAfterPrevious[level], ESCALATION_DEFAULTS.timeAfterPrevious[level]),
         notificationChannels: channels(level),
+        destinationIds,
       },
       { error: ESCALATION_MSG.levelInvalid },
     )
@@ -209,6 +219,8 @@ const Level1 = z.object({
   /** On its schedules: the person on call only, or the secondary too. */
   notify: z.enum(ESCALATION_NOTIFY),
   notificationChannels: z.array(z.enum(ESCALATION_CHANNELS)),
+  /** Issue 29: destinations posted to when the level fires (stored before it: none). */
+  destinationIds: z.array(z.string()).optional(),
 });
 const LaterLevel = Level1.extend({ timeAfterPrevious: z.number() });
 export type Level1 = z.infer<typeof Level1>;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { DESTINATION_MSG } from '../contract/destinations.ts';
+import { ESCALATION_MSG } from '../contract/escalation.ts';
 import { chromiumAvailable, newPage, registerThroughWizard, screenshot, settledShot, signIn, type E2EServer, withServerAndBrowser } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 
@@ -177,5 +178,48 @@ describe.skipIf(!chromiumAvailable())('Destinations in Chromium', () => {
     } finally {
       await new Promise<void>((r) => teams.close(() => r()));
     }
+  });
+  it('lets an escalation level also post to a destination, shown on the policy card, in both themes', async () => {
+    const { context, page } = await newPage(browser);
+    const owner = await registerThroughWizard(page, server.url, { name: 'Nora Noc', email: uniqueEmail('levels'), org: 'Level MSP' });
+    const tenantId = (await (await page.request.get(`${server.url}/api/me`)).json()).tenants[0].id as string;
+    const created = await page.request.post(`${server.url}/api/tenants/${tenantId}/destinations`, { data: { name: 'NOC Globex', url: hookUrl, events: ['alert.resolved'] } });
+    expect(created.status()).toBe(201);
+    const destinationId = (await created.json()).id as string;
+
+    await page.goto(`${server.url}/app/escalation-policies`);
+    await page.getByRole('button', { name: ESCALATION_MSG.createPolicy }).click();
+    const dialog = page.getByRole('dialog', { name: 'Create Policy' });
+    await dialog.getByLabel(/^Policy name( \*)?$/).fill('NOC policy');
+    const level1 = dialog.getByTestId('policy-form-level_1');
+    await level1.getByRole('combobox', { name: 'Users' }).click();
+    await page.getByRole('option', { name: 'Nora Noc', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await level1.getByRole('combobox', { name: DESTINATION_MSG.levelPostsLabel }).click();
+    await page.getByRole('option', { name: 'NOC Globex (Webhook)', exact: true }).click();
+    await page.keyboard.press('Escape');
+    await level1.getByText(DESTINATION_MSG.levelPostsHelp).scrollIntoViewIfNeeded();
+    await settledShot(page, 'policy-level-destinations-form-light');
+    await dialog.getByRole('button', { name: ESCALATION_MSG.createPolicy }).click();
+    await expect.poll(() => dialog.isVisible()).toBe(false);
+    const levelPosts = page.getByTestId('policy-level_1').getByTestId('policy-level-destinations');
+    await expect.poll(() => levelPosts.innerText()).toBe('Also posts to: NOC Globex (Webhook)');
+    const policies = await (await page.request.get(`${server.url}/api/tenants/${tenantId}/escalationPolicies`)).json();
+    expect(policies.items[0].level_1.destinationIds).toEqual([destinationId]);
+    await screenshot(page, 'policy-level-destinations-light');
+
+    const dark = await newPage(browser, { theme: 'dark' });
+    await signIn(dark.page, server.url, owner.email, owner.password);
+    await dark.page.goto(`${server.url}/app/escalation-policies`);
+    await expect.poll(() => dark.page.getByTestId('policy-level-destinations').innerText()).toBe('Also posts to: NOC Globex (Webhook)');
+    await screenshot(dark.page, 'policy-level-destinations-dark');
+    await dark.page.getByRole('button', { name: 'Edit NOC policy' }).click();
+    const edit = dark.page.getByRole('dialog', { name: 'Edit Policy' });
+    const picked = edit.getByTestId('policy-destinations-level_1');
+    await expect.poll(() => edit.getByTestId('policy-form-level_1').getByText('NOC Globex (Webhook)').isVisible()).toBe(true);
+    await picked.scrollIntoViewIfNeeded();
+    await settledShot(dark.page, 'policy-level-destinations-form-dark');
+    await dark.context.close();
+    await context.close();
   });
 });

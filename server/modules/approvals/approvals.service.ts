@@ -20,6 +20,7 @@ import type { Clock } from '../../jobs/job-worker.ts';
 import { enqueueJobs, type NewJob } from '../../jobs/jobs.repository.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
+import { queueApprovalEvents } from '../destinations/approval-events.service.ts';
 import { authorize } from '../tenants/tenants.policy.ts';
 import { decide, start, type FlowAction, type FlowPolicy, type FlowRequest, type Move, type Refusal, type Transition } from './approval-flow.ts';
 import { expiryJob, notifyJobs } from './approval-jobs.ts';
@@ -238,6 +239,7 @@ export async function createRequest(deps: ApprovalDeps, ctx: TenantContext, inpu
     }
     await extras?.inTransaction(trx, row);
     await enqueueJobs(trx, jobsOf(row, first, now), now);
+    await queueApprovalEvents(trx, row, { created: true, status: first.status, actorId: requester.id, version: first.version }, now);
   });
   announce(deps, row, first.status, at);
   return present(db, ctx, row);
@@ -256,6 +258,7 @@ async function write(deps: ApprovalDeps, row: Row, move: Move, at: Date): Promis
     await repo.insertHistory(trx, historyOf(row, move, iso));
     await settleShiftSwap(trx, row, move, iso);
     await enqueueJobs(trx, jobsOf(row, move, at), at);
+    await queueApprovalEvents(trx, row, { created: false, status: move.status, actorId: move.history.actorId, version: move.version }, at);
     return true;
   });
   if (applied) announce(deps, row, move.status, iso);

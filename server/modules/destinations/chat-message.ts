@@ -63,3 +63,23 @@ export function chatAlert(alert: Alert, publicUrl: string, now: Date): ChatAlert
     openUrl: alertUrl(publicUrl, alert.id),
   };
 }
+
+/** The approval an `approval.*` event's body carries (approval-events.service.ts). */
+export interface ApprovalEventData {
+  id: string;
+  type: string;
+  title: string;
+  status: string;
+  requester: { id: string; name: string };
+  decider: { id: string; name: string } | null;
+}
+
+/** What a chat post of an approval event says: "Approval approved", "Replace the core switch: requested by Ana, approved by Ben". */
+export function approvalNotice(event: string, a: ApprovalEventData, publicUrl: string) {
+  const decided = event === 'approval.decided' ? `, ${a.status}${a.decider ? ` by ${a.decider.name}` : ''}` : '';
+  return {
+    headline: event === 'approval.requested' ? 'Approval requested' : `Approval ${a.status}`,
+    text: `${shorten(a.title, 250)}: requested by ${a.requester.name}${decided}`,
+    openUrl: `${publicUrl}/app/approval-workflows`,
+  };
+}

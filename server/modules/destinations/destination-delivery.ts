@@ -8,17 +8,20 @@ import type { JobsRuntime } from '../../jobs/jobs.plugin.ts';
 import { enqueueJobs } from '../../jobs/jobs.repository.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
 import { getAlertDetail, recordAlertEvent } from '../alerts/alerts.service.ts';
-import { sendSlack, sendTeams, type Outcome } from './chat-delivery.ts';
+import { levelOf, sendSlack, sendTeams, type Outcome } from './chat-delivery.ts';
 import { shownState } from './chat-message.ts';
 import * as chat from './chat.repository.ts';
 import { nextAfter } from './delivery-outcome.ts';
 import { disableAndTell, disableIfFailingTooLong } from './failing-destinations.ts';
 import type { Mailer } from '../../notifications/mailer.ts';
+import { AppError } from '../../http/errors.ts';
 import * as repo from './destinations.repository.ts';
 import { postJson, type OutboundPolicy } from './outbound-post.ts';
 import { decryptSecret, newSecretKey, webhookHeaders } from './webhook-signing.ts';
 
 export const DELIVER_JOB = 'destinations.deliver';
+/** A level of an alert's escalation fired: posted to the level's destinations and to those subscribed (level-posts.service.ts). */
+export const ESCALATED_EVENT = 'alert.escalated' satisfies DestinationEvent;
 
 export interface DeliveryDeps {
   db: DB;
@@ -83,6 +86,9 @@ function eventStamp(event: DestinationEvent, alert: Alert): string | null {
       return alert.resolvedAt;
     case 'alert.assigned':
       return alert.assignedTo;
+    default:
+      // alert.escalated is the engine's (level-posts.service.ts); approvals are not alert changes.
+      return null;
   }
 }
 
@@ -96,7 +102,7 @@ export function matches(dest: Pick<DestinationsTable, 'events' | 'filter'>, even
 }
 
 /** The body posted for an alert event (Standard Webhooks' shape: type, timestamp, data). */
-function alertPayload(event: DestinationEvent | typeof UPDATE_EVENT, alert: Alert, at: string, publicUrl: string) {
+export function alertPayload(event: DestinationEvent | typeof UPDATE_EVENT, alert: Alert, at: string, publicUrl: string) {
   return {
     type: event,
     timestamp: at,
@@ -143,7 +149,7 @@ export function newDelivery(tenantId: string, destinationId: string, eventType: 
   };
 }
 
-const deliverJob = (d: Pick<DestinationDeliveriesTable, 'id' | 'tenant_id'>, attempt: number, dueAt: Date) => ({
+export const deliverJob = (d: Pick<DestinationDeliveriesTable, 'id' | 'tenant_id'>, attempt: number, dueAt: Date) => ({
   kind: DELIVER_JOB,
   uniqueKey: `${DELIVER_JOB}:${d.id}:${attempt}`,
   dueAt,
@@ -151,7 +157,19 @@ const deliverJob = (d: Pick<DestinationDeliveriesTable, 'id' | 'tenant_id'>, att
   payload: { deliveryId: d.id },
 });
 
-const messageIdOf = (key: string) => `msg_${createHash('sha256').update(key).digest('base64url').slice(0, 26)}`;
+export const messageIdOf = (key: string) => `msg_${createHash('sha256').update(key).digest('base64url').slice(0, 26)}`;
+
+/**
+ * Writes deliveries with their first attempt's job (due `now`), in the caller's transaction when it has one; a message
+ * written already for a destination (by another instance, or as both a subscription and a level's post) is not
+ * written twice. Returns how many were written.
+ */
+export async function queueDeliveries(db: DB, rows: DestinationDeliveriesTable[], now: Date): Promise<number> {
+  const jobs = [];
+  for (const row of rows) if (await repo.insertDelivery(db, row)) jobs.push(deliverJob(row, 1, now));
+  if (jobs.length) await enqueueJobs(db, jobs, now);
+  return jobs.length;
+}
 
 /** What a Slack message's update is logged as when the change is no subscribed event (started, assigned, closed). */
 export const UPDATE_EVENT = 'alert.updated';
@@ -198,26 +216,25 @@ export function alertFanOut(deps: DeliveryDeps, log: { warn(o: object, m: string
           rows.push(newDelivery(tenantId, dest.id, event, messageIdOf(`${tenantId}:${alert.id}:${event}:${stamp}`), alertPayload(event, alert, when, deps.publicUrl), at));
         }
     }
-    const jobs = [];
-    for (const row of rows) if (await repo.insertDelivery(deps.db, row)) jobs.push(deliverJob(row, 1, now));
-    if (jobs.length) {
-      await enqueueJobs(deps.db, jobs, now);
-      deps.jobs.worker.wakeWithin(100);
-    }
+    if (await queueDeliveries(deps.db, rows, now)) deps.jobs.worker.wakeWithin(100);
   };
   return (tenantId: string, change: AlertChange) => void onChange(tenantId, change).catch((err: unknown) => log.warn({ err, tenantId }, 'destinations: an alert change was not fanned out'));
 }
 
 /**
  * A post to a chat, in its alert's timeline (issue 29): every Teams card, and a Slack message when it is first posted
- * (its updates are the same message). Webhooks and test events are the receiver's business, not the alert's story.
+ * (its updates are the same message), and a webhook an escalation level posted to. Other webhook deliveries and test
+ * events are the receiver's business, not the alert's story.
  */
 async function notePost(db: DB, tenantId: string, dest: DestinationsTable, delivery: DestinationDeliveriesTable, at: string) {
-  const first = delivery.event_type === 'alert.triggered' || delivery.event_type === 'heartbeat.down';
-  if (!(dest.type === 'teams' || (dest.type === 'slack' && first)) || delivery.event_type === TEST_EVENT) return;
+  // A Slack message is posted first for a new alert or a level's post; the alert's later changes update it.
+  const posts = delivery.event_type === 'alert.triggered' || delivery.event_type === 'heartbeat.down' || delivery.event_type === ESCALATED_EVENT;
+  // A webhook is in the timeline only when an escalation level named it ("post to … at level 1").
+  const level = levelOf(delivery);
+  if (!(dest.type === 'teams' || (dest.type === 'slack' && posts) || (dest.type === 'webhook' && level)) || delivery.event_type === TEST_EVENT) return;
   const alertId = (JSON.parse(delivery.payload) as { data?: { alert?: { id?: unknown } } }).data?.alert?.id;
   if (typeof alertId !== 'string') return;
-  await recordAlertEvent(db, tenantId, alertId, { kind: 'posted', actorName: 'Alertdesk', at, detail: { destination: dest.name, type: dest.type, event: delivery.event_type, channel: dest.channel } });
+  await recordAlertEvent(db, tenantId, alertId, { kind: 'posted', actorName: 'Alertdesk', at, detail: { destination: dest.name, type: dest.type, event: delivery.event_type, channel: dest.channel, ...(level ? { level } : {}) } });
 }
 
 /** A webhook's attempt: the body signed with the destination's secret (and its previous one during a rotation). */
@@ -237,6 +254,22 @@ async function send(deps: DeliveryDeps, dest: DestinationsTable, delivery: Desti
   return sendWebhook(deps, dest, delivery, now);
 }
 
+/**
+ * Whether a level's post is still wanted when its turn comes: not once the alert was acknowledged (or moved on), nor
+ * while it is snoozed. A deleted alert is left to the send, which says so.
+ */
+async function stillEscalating(db: DB, tenantId: string, delivery: DestinationDeliveriesTable, now: Date): Promise<boolean> {
+  const alertId = (JSON.parse(delivery.payload) as { data?: { alert?: { id?: string } } }).data?.alert?.id;
+  if (!alertId) return true;
+  try {
+    const { alert } = await getAlertDetail(db, tenantId, alertId);
+    return alert.status === 'new' && !(alert.snoozedUntil && alert.snoozedUntil > now.toISOString());
+  } catch (err) {
+    if (err instanceof AppError && err.statusCode === 404) return true;
+    throw err;
+  }
+}
+
 const usable = (d: DestinationsTable) => d.enabled === 1 && !!d.secret_enc === (d.type !== 'teams') && (d.type === 'slack' ? !!d.channel : !!d.url);
 
 /**
@@ -251,6 +284,10 @@ export async function attemptDelivery(deps: DeliveryDeps, tenantId: string, deli
   const at = now.toISOString();
   if (!dest || !usable(dest)) {
     await repo.updateDelivery(deps.db, tenantId, deliveryId, { status: 'failed', error: dest?.disabled_reason ?? 'The destination is disabled', next_attempt_at: null, updated_at: at });
+    return;
+  }
+  if (delivery.event_type === ESCALATED_EVENT && !(await stillEscalating(deps.db, tenantId, delivery, now))) {
+    await repo.updateDelivery(deps.db, tenantId, deliveryId, { status: 'failed', error: DESTINATION_MSG.notSentAcknowledged, next_attempt_at: null, updated_at: at });
     return;
   }
   const result = await send(deps, dest, delivery, now);

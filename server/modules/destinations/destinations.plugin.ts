@@ -4,6 +4,7 @@ import type { Deps } from '../../deps.ts';
 import { alertFanOut, attemptDelivery, DELIVER_JOB, destinationCache, type DeliveryDeps } from './destination-delivery.ts';
 import { registerChatRoutes } from './chat.routes.ts';
 import { registerDestinationRoutes } from './destinations.routes.ts';
+import { checkPolicyDestinationsOnSave } from './level-destinations-check.ts';
 
 /**
  * Destinations: outbound webhooks, Microsoft Teams and Slack (issue 29). Alert changes heard on the bus become deliveries; each attempt is a
@@ -30,6 +31,8 @@ async function destinations(app: FastifyInstance, deps: Deps) {
   });
   registerDestinationRoutes(app, delivery);
   registerChatRoutes(app, delivery);
+  // An escalation level's posts (level-posts.service.ts) name only the tenant's destinations.
+  checkPolicyDestinationsOnSave(app, deps.db);
 }
 
 export const destinationsPlugin = fp(destinations, { name: 'destinations', dependencies: ['jobs', 'alert-runtime'] });

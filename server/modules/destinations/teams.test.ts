@@ -1,80 +1,10 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESTINATION_MSG } from '../../../contract/destinations.ts';
 import { alertTenant } from '../../test/alerts.ts';
 import { registerOwner } from '../../test/factories.ts';
 import { startTestApp, testDatabases, type TestEnv } from '../../test/test-app.ts';
-
-/**
- * What a Teams Workflows "When a Teams webhook request is received" flow takes, after Microsoft's documentation of the
- * Adaptive Card message: a `message` whose attachments hold one `application/vnd.microsoft.card.adaptive` card, an
- * AdaptiveCard of schema 1.4 (Teams renders up to 1.5), elements of known types, and actions that are Action.OpenUrl
- * with an absolute URL (Workflows cards cannot post back). Answers the problems found, none when it is well formed.
- */
-function adaptiveCardProblems(message: any): string[] {
-  const problems: string[] = [];
-  if (message?.type !== 'message') problems.push('type must be message');
-  const att = message?.attachments;
-  if (!Array.isArray(att) || att.length !== 1) return [...problems, 'one attachment expected'];
-  if (att[0].contentType !== 'application/vnd.microsoft.card.adaptive') problems.push('contentType');
-  const card = att[0].content;
-  if (card?.type !== 'AdaptiveCard') problems.push('content.type');
-  if (card?.version !== '1.4') problems.push('version must be 1.4');
-  if (card?.$schema !== 'http://adaptivecards.io/schemas/adaptive-card.json') problems.push('$schema');
-  const known = new Set(['TextBlock', 'Container', 'FactSet', 'ColumnSet', 'Image']);
-  const walk = (items: any[]) => {
-    for (const el of items ?? []) {
-      if (!known.has(el.type)) problems.push(`unknown element ${el.type}`);
-      if (el.type === 'TextBlock' && typeof el.text !== 'string') problems.push('TextBlock without text');
-      if (el.type === 'Container') {
-        if (el.style && !['default', 'emphasis', 'good', 'attention', 'warning', 'accent'].includes(el.style)) problems.push(`style ${el.style}`);
-        walk(el.items);
-      }
-      if (el.type === 'FactSet' && !el.facts.every((f: any) => typeof f.title === 'string' && typeof f.value === 'string')) problems.push('fact');
-    }
-  };
-  walk(card?.body);
-  for (const a of card?.actions ?? []) {
-    if (a.type !== 'Action.OpenUrl') problems.push(`action ${a.type} cannot work in a Workflows card`);
-    if (!/^https?:\/\//.test(a.url ?? '')) problems.push('action url');
-  }
-  return problems;
-}
-
-/** A Workflows receiver stand-in: checks the card, answers 202 Accepted (or what the test queued). */
-async function workflowsReceiver() {
-  const got: Array<{ body: any; headers: http.IncomingHttpHeaders; path: string; problems: string[] }> = [];
-  const answers: number[] = [];
-  const server = http.createServer((req, res) => {
-    let raw = '';
-    req.on('data', (c) => (raw += c));
-    req.on('end', () => {
-      let body: any = null;
-      try {
-        body = JSON.parse(raw);
-      } catch {
-        /* not JSON: a problem below */
-      }
-      const problems = req.headers['content-type'] === 'application/json' ? adaptiveCardProblems(body) : ['content-type'];
-      got.push({ body, headers: req.headers, path: req.url ?? '', problems });
-      const status = answers.shift() ?? (problems.length ? 400 : 202);
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(status === 202 ? '' : JSON.stringify({ error: { code: 'TriggerInputSchemaMismatch', message: problems.join('; ') } }));
-    });
-  });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const port = (server.address() as AddressInfo).port;
-  return { got, answers, url: `http://127.0.0.1:${port}/workflows/abc/triggers/manual/paths/invoke?sig=x`, close: () => new Promise<void>((r) => server.close(() => r())) };
-}
-
-const until = async (check: () => Promise<boolean>, ms = 5000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error('timed out waiting');
-    await new Promise((r) => setTimeout(r, 20));
-  }
-};
+import { workflowsReceiver } from '../../test/destination-stand-ins.ts';
+import { until } from '../../test/receiver.ts';
 
 for (const db of testDatabases()) {
   describe(`Microsoft Teams destinations [${db.name}]`, () => {

@@ -80,5 +80,16 @@ export function teamsTestCard(destinationName: string, sentBy: string, openUrl: 
   );
 }
 
+/** A card of a notice that is no alert (an approval event): a headline, a line, Open. */
+export function teamsNoticeCard(headline: string, text: string, openUrl: string) {
+  return card(
+    [
+      { type: 'TextBlock', text: headline, size: 'Large', weight: 'Bolder', wrap: true },
+      { type: 'TextBlock', text, wrap: true },
+    ],
+    [{ type: 'Action.OpenUrl', title: 'Open', url: openUrl }],
+  );
+}
+
 /** Posts a card; Workflows answers 202 (200 is taken too), anything else is judged like a webhook's answer. */
 export const postTeams = (url: string, message: unknown, policy: OutboundPolicy): Promise<PostResult> => postJson(url, JSON.stringify(message), {}, policy);

@@ -1,4 +1,3 @@
-import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DESTINATION_MSG } from '../../../contract/destinations.ts';
 import type { Config } from '../../config.ts';
@@ -7,23 +6,7 @@ import { registerTeam } from '../../test/factories.ts';
 import { startTestApp, testDatabases, type TestEnv } from '../../test/test-app.ts';
 import { postJson } from './outbound-post.ts';
 import { receiver, until } from '../../test/receiver.ts';
-import { Webhook } from 'standardwebhooks';
-
-/**
- * Verification by the Standard Webhooks reference library (`standardwebhooks`), independent of the server's signing:
- * its `sign` makes the `v1,<base64>` the secret gives `{id}.{timestamp}.{body}`; a header holding it among its
- * space-separated signatures matches. The timestamp is checked against the test's clock (5 minutes), as the library
- * does against the real one.
- */
-function verifyStandardWebhook(secret: string, headers: http.IncomingHttpHeaders, body: string, nowSec: number): boolean {
-  const id = headers['webhook-id'];
-  const ts = headers['webhook-timestamp'];
-  const sigs = headers['webhook-signature'];
-  if (typeof id !== 'string' || typeof ts !== 'string' || typeof sigs !== 'string') return false;
-  if (Math.abs(nowSec - Number(ts)) > 300) return false;
-  const expected = new Webhook(secret).sign(id, new Date(Number(ts) * 1000), body);
-  return sigs.split(' ').includes(expected);
-}
+import { verifyStandardWebhook } from '../../test/destination-stand-ins.ts';
 
 for (const db of testDatabases()) {
   describe(`outbound webhooks [${db.name}]`, () => {

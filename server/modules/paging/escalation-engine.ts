@@ -7,8 +7,10 @@ import type { WorkerClaim } from '../../jobs/job-worker.ts';
 import { insertJobs } from '../../jobs/jobs.repository.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
 import type { Notifier } from '../../notifications/notifier.ts';
-import { policiesByIds, policyForAlert } from '../escalation/escalation-policies.service.ts';
+import { policiesByIds } from '../escalation/escalation-policies.service.ts';
+import { rulePolicyGone, startPolicies } from './escalation-start.ts';
 import { whoIsOnCall } from '../schedules/schedules.service.ts';
+import { levelPoster } from '../destinations/level-posts.service.ts';
 import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { groupBy, isolating } from './batches.ts';
 import { hasNextLevel, isEndOfHold, isRunning, levelPeople, levelSchedules, overdueAfterHold, overdueLevel, pagedNobodyAtStart, pagesOf, planFire, planStart, type OnCall } from './escalation-plan.ts';
@@ -133,6 +135,7 @@ export function createEscalationEngine(deps: EngineDeps) {
     const onCall = new Map<string, OnCall | null>();
     const people = new Map<string, Array<{ id: string; display_name: string; email: string }>>();
     const rules = rulesReader(reader);
+    const posts = levelPoster(reader, now, deps.publicUrl);
     return async (alert, policy, level, repeat) => {
       const key = `${alert.tenant_id}|${policy.id}|${level}`;
       let persons = people.get(key);
@@ -151,6 +154,8 @@ export function createEscalationEngine(deps: EngineDeps) {
       const pages = applyRules(planned, await rules(persons.map((p) => p.id)));
       const names = persons.map((x) => x.display_name || x.email);
       const event: SystemEvent = { tenantId: alert.tenant_id, alertId: alert.id, at: now.toISOString(), kind: 'escalated', detail: { level, repeat, policyName: policy.name, names } };
+      // Issue 29: the level's destinations (and those subscribed to alert.escalated) get a post, in this transaction.
+      await posts({ tenantId: alert.tenant_id, alertId: alert.id, level, repeat, policy });
       return { pages, event, nextAt: plan.nextAt };
     };
   }
@@ -162,15 +167,22 @@ export function createEscalationEngine(deps: EngineDeps) {
     return (await insertJobs(trx, [...delivery.jobsFor(split.now, now), ...split.later], now, claim ?? null)).claimed;
   };
 
-  /** Subscribers hear of every new alert that matches them, once, whatever the escalation does. */
-  async function subscriberPages(trx: DB, alerts: PagedAlert[]): Promise<Page[]> {
+  /**
+   * Subscribers hear of every new alert that matches them, once, whatever the escalation does; but a person level 1
+   * already pages at this start (`paged`, any channel, delayed by their rules or not) gets no subscription page too
+   * (issue 27: one page per step for one alert however many targets name them).
+   */
+  async function subscriberPages(trx: DB, alerts: PagedAlert[], paged: readonly Page[]): Promise<Page[]> {
+    const pagedAlready = new Set(paged.map((p) => `${p.alertId}|${p.userId}`));
     const tagsOf = (a: PagedAlert) => {
       const tags = parseJson<unknown>(a.tags, []);
       return Array.isArray(tags) ? tags.filter((t): t is string => typeof t === 'string') : [];
     };
     const subscribers = await findSubscribersOfMany(trx, alerts.map((a) => ({ id: a.id, tenantId: a.tenant_id, clientId: a.client_id, priority: a.priority, tags: tagsOf(a) })));
     return alerts.flatMap((a) =>
-      (subscribers.get(a.id) ?? []).flatMap((userId) => (['email', 'push', 'sms'] as const).map((channel) => ({ tenantId: a.tenant_id, alertId: a.id, userId, channel, step: 'subscription', level: null }))),
+      (subscribers.get(a.id) ?? [])
+        .filter((userId) => !pagedAlready.has(`${a.id}|${userId}`))
+        .flatMap((userId) => (['email', 'push', 'sms'] as const).map((channel) => ({ tenantId: a.tenant_id, alertId: a.id, userId, channel, step: 'subscription', level: null }))),
     );
   }
 
@@ -183,19 +195,19 @@ export function createEscalationEngine(deps: EngineDeps) {
       if (alerts.length === 0) return { started: 0, claimed: [], alerts, marked: [], overdue: [] };
       // Snoozed before its escalation started (issue 31): nobody hears of it until the snooze ends, subscribers included.
       const snoozed = (a: PagedAlert) => a.snoozed_until !== null && a.snoozed_until > at;
-      const pages = await subscriberPages(trx, alerts.filter((a) => !snoozed(a)));
+      const pages: Page[] = [];
       const events: SystemEvent[] = [];
       const updates: EscalationStart[] = [];
       // Started past its target (the start waited): level 1's pages stand for the overdue re-page, as at a step.
       const overdue: PagedAlert[] = [];
       const { marks: nobody, add: pagedNobody } = nobodyCollector();
       const fire = firer(trx, now);
-      const policies = new Map<string, Promise<EscalationPolicy | null>>();
+      const policyOf = startPolicies(trx);
       for (const alert of alerts) {
-        const key = `${alert.tenant_id}|${alert.integration_id ?? ''}|${alert.client_id ?? ''}`;
-        if (!policies.has(key)) policies.set(key, policyForAlert(trx, alert.tenant_id, { integrationId: alert.integration_id, clientId: alert.client_id }));
-        const policy = await policies.get(key)!;
+        // A routing rule's policy governs (issue 28); gone, the usual order applies and the timeline says so.
+        const { policy, fellBack } = await policyOf(alert);
         const plan = planStart(alert, policy, now);
+        if (fellBack && plan.kind !== 'stopped') events.push(rulePolicyGone(alert, plan, at));
         const base = { id: alert.id, tenantId: alert.tenant_id, policyId: alert.escalation_policy_id, level: alert.escalation_level, nextStepAt: null, overdueCheckAt: null };
         if (plan.kind === 'stopped') updates.push({ ...base, state: 'stopped' });
         else if (plan.kind === 'unrouted') {
@@ -216,6 +228,8 @@ export function createEscalationEngine(deps: EngineDeps) {
           pagedNobody(alert, pagedNobodyAtStart(plan, level1.pages.length));
         }
       }
+      // After level 1, so a subscriber it pages already is not paged twice.
+      pages.push(...(await subscriberPages(trx, alerts.filter((a) => !snoozed(a)), pages)));
       await setEscalationEach(trx, updates);
       for (const [tenantId, list] of groupBy(overdue, (a) => a.tenant_id)) await setEscalationMany(trx, tenantId, list.map((a) => a.id), { overdue_at: at });
       await insertSystemEvents(trx, events);

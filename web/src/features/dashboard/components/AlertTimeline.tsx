@@ -19,11 +19,11 @@ import {
   IconTicket,
   IconUserPlus,
 } from '@tabler/icons-react';
-import type { TimelineEntry } from '../../../../../contract/alerts.ts';
+import { viaPhrase, type TimelineEntry } from '../../../../../contract/alerts.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 
 /** "from Slack " for an action taken from a chat (its entry's `via`), else nothing. */
-const viaText = (e: TimelineEntry) => (typeof e.detail.via === 'string' ? `from ${e.detail.via} ` : '');
+const viaText = (e: TimelineEntry) => viaPhrase(e.detail.via);
 
 function timelineText(e: TimelineEntry) {
   switch (e.kind) {
@@ -70,12 +70,14 @@ function timelineText(e: TimelineEntry) {
     case 'released':
       return e.detail.reason === 'snooze' ? 'Snooze over: escalation starts from level 1' : 'Maintenance over: escalation starts from level 1';
     case 'posted':
-      return `Posted to ${e.detail.type === 'slack' ? 'Slack' : 'Microsoft Teams'}: ${String(e.detail.destination ?? '')}${e.detail.channel ? ` (${String(e.detail.channel)})` : ''}`;
+      return `${e.detail.level ? `Level ${String(e.detail.level)}: posted` : 'Posted'} to ${POST_TARGETS[String(e.detail.type)] ?? 'Microsoft Teams'}: ${String(e.detail.destination ?? '')}${e.detail.channel ? ` (${String(e.detail.channel)})` : ''}`;
     case 'ticket':
       // Issue 30: what happened to its PSA ticket (opened, noted, closed, not opened and why), as the server wrote it.
       return String(e.detail.text ?? 'PSA ticket');
   }
 }
+
+const POST_TARGETS: Record<string, string> = { slack: 'Slack', teams: 'Microsoft Teams', webhook: 'Webhook' };
 
 const CHANNEL_NAMES: Record<string, string> = { email: 'Email', push: 'Push notification', sms: 'SMS', voice: 'Voice call' };
 

@@ -68,6 +68,10 @@ export function DestinationFormModal({ tenantId, editing, onClose }: { tenantId:
 
   if (created) return <SecretShown created={created} onClose={onClose} phone={phone} />;
 
+  /** A field's error goes once it is edited. */
+  const clear = (...keys: string[]) =>
+    setErrors((e) => (keys.some((k) => k in e) ? Object.fromEntries(Object.entries(e).filter(([k]) => !keys.includes(k))) : e));
+
   const submit = () => {
     setFailure(null);
     const local: Record<string, string> = {};
@@ -111,16 +115,16 @@ export function DestinationFormModal({ tenantId, editing, onClose }: { tenantId:
               data-testid="destination-type"
             />
           )}
-          <TextInput label="Name" placeholder={type === 'webhook' ? 'PSA ticket bridge' : '#noc-globex'} value={name} onChange={(e) => setName(e.currentTarget.value)} error={errors.name || undefined} data-autofocus withAsterisk />
+          <TextInput label="Name" placeholder={type === 'webhook' ? 'PSA ticket bridge' : '#noc-globex'} value={name} onChange={(e) => (setName(e.currentTarget.value), clear('name'))} error={errors.name || undefined} data-autofocus withAsterisk />
           {type === 'slack' ? (
             <>
-              <TextInput label="Channel" placeholder="#noc-globex or C0123ABCD" description="Invite the Slack app to this channel." value={channel} onChange={(e) => setChannel(e.currentTarget.value)} error={errors.channel || undefined} withAsterisk />
+              <TextInput label="Channel" placeholder="#noc-globex or C0123ABCD" description="Invite the Slack app to this channel." value={channel} onChange={(e) => (setChannel(e.currentTarget.value), clear('channel'))} error={errors.channel || undefined} withAsterisk />
               <PasswordInput
                 label="Bot token"
                 placeholder={editing ? 'Leave empty to keep the current token' : 'xoxb-…'}
                 description="The app's Bot User OAuth Token (chat:write). Stored encrypted, never shown again."
                 value={botToken}
-                onChange={(e) => setBotToken(e.currentTarget.value)}
+                onChange={(e) => (setBotToken(e.currentTarget.value), clear('botToken'))}
                 error={errors.botToken || undefined}
                 withAsterisk={!editing}
                 autoComplete="off"
@@ -130,9 +134,9 @@ export function DestinationFormModal({ tenantId, editing, onClose }: { tenantId:
               </Callout>
             </>
           ) : (
-            <TextInput label="URL" {...URL_FIELD[type]} value={url} onChange={(e) => setUrl(e.currentTarget.value)} error={errors.url || errors.type || undefined} withAsterisk />
+            <TextInput label="URL" {...URL_FIELD[type]} value={url} onChange={(e) => (setUrl(e.currentTarget.value), clear('url', 'type'))} error={errors.url || errors.type || undefined} withAsterisk />
           )}
-          <Checkbox.Group label="Events" value={events} onChange={(v) => setEvents(v as DestinationEvent[])} error={errors.events || undefined} withAsterisk>
+          <Checkbox.Group label="Events" value={events} onChange={(v) => (setEvents(v as DestinationEvent[]), clear('events'))} error={errors.events || undefined} withAsterisk>
             <Group mt={4} gap="md">
               {DESTINATION_EVENTS.map((e) => (
                 <Checkbox key={e} value={e} label={DESTINATION_EVENT_LABELS[e]} />

@@ -3,6 +3,8 @@ import { IconEdit, IconTrash } from '@tabler/icons-react';
 import { PRIORITY_LABELS } from '../../../../../contract/alerts.ts';
 import { CHANNEL_LABELS, ESCALATION_MSG, LEVELS, NOTIFY_LABELS, type EscalationPolicy, type LevelKey } from '../../../../../contract/escalation.ts';
 import { MSG } from '../../../../../contract/messages.ts';
+import { useCurrentTenant } from '../../../lib/session.tsx';
+import { destinationLabel, useLevelDestinations } from '../api/level-destinations.ts';
 
 const PRIORITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export const LEVEL_LABELS: Record<LevelKey, string> = { level_1: 'Level 1', level_2: 'Level 2', level_3: 'Level 3' };
@@ -15,6 +17,7 @@ export type NameOf = (id: string) => string;
  * minutes, the three levels with the names of the people they page, and Edit and Delete.
  */
 export function PolicyCard({ policy, userName, scheduleName, onEdit, onDelete }: { policy: EscalationPolicy; userName: NameOf; scheduleName: NameOf; onEdit: () => void; onDelete: () => void }) {
+  const postsTo = useLevelPosts(policy);
   return (
     <Paper withBorder p="md" radius="md" data-testid="policy-card">
       <Stack gap="sm">
@@ -97,6 +100,11 @@ export function PolicyCard({ policy, userName, scheduleName, onEdit, onDelete }:
                     On call from: {l.scheduleIds.map(scheduleName).join(', ')} ({NOTIFY_LABELS[l.notify ?? 'primary'].toLowerCase()})
                   </Text>
                 )}
+                {postsTo(level) && (
+                  <Text size="xs" c="dimmed" className="wrap-anywhere" data-testid="policy-level-destinations">
+                    Also posts to: {postsTo(level)}
+                  </Text>
+                )}
               </Paper>
             );
           })}
@@ -104,4 +112,21 @@ export function PolicyCard({ policy, userName, scheduleName, onEdit, onDelete }:
       </Stack>
     </Paper>
   );
+}
+
+/**
+ * What each level also posts to (issue 29), by name for those who manage destinations, else how many; a destination
+ * deleted since is left out (the level skips it).
+ */
+function useLevelPosts(policy: EscalationPolicy) {
+  const { tenant } = useCurrentTenant();
+  const named = LEVELS.some((l) => (policy[l].destinationIds ?? []).length > 0);
+  const { data } = useLevelDestinations(tenant?.id ?? policy.tenantId, named);
+  return (level: LevelKey): string | null => {
+    const ids = policy[level].destinationIds ?? [];
+    if (ids.length === 0) return null;
+    if (!data) return ids.length === 1 ? '1 destination' : `${ids.length} destinations`;
+    const names = ids.flatMap((id) => data.filter((d) => d.id === id).map(destinationLabel));
+    return names.length ? names.join(', ') : null;
+  };
 }

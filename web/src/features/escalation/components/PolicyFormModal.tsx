@@ -21,11 +21,13 @@ import {
   type LevelKey,
 } from '../../../../../contract/escalation.ts';
 import { MSG } from '../../../../../contract/messages.ts';
+import { DESTINATION_MSG } from '../../../../../contract/destinations.ts';
 import { FailureAlert } from '../../../components/FailureAlert.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useReachability } from '../api/reachability.ts';
 import { PolicyReachWarning } from './PolicyReachWarning.tsx';
 import { useSavePolicy } from '../api/policies.ts';
+import { destinationLabel, useLevelDestinations } from '../api/level-destinations.ts';
 import { LEVEL_LABELS } from './PolicyCard.tsx';
 
 const PRIORITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
@@ -38,6 +40,8 @@ interface LevelValues {
   notify: EscalationNotify;
   notificationChannels: EscalationChannel[];
   timeAfterPrevious: Minutes;
+  /** Issue 29: destinations posted to when the level fires. */
+  destinationIds: string[];
 }
 interface FormValues {
   name: string;
@@ -65,6 +69,7 @@ function initialValues(policy: EscalationPolicy | null, opts: { firstPolicy: boo
       notify: l?.notify ?? 'primary',
       notificationChannels: l ? [...l.notificationChannels] : [...ESCALATION_DEFAULTS.notificationChannels[key]],
       timeAfterPrevious: l && 'timeAfterPrevious' in l ? l.timeAfterPrevious : key === 'level_1' ? '' : ESCALATION_DEFAULTS.timeAfterPrevious[key],
+      destinationIds: [...(l?.destinationIds ?? [])],
     };
   };
   return {
@@ -126,6 +131,8 @@ function PolicyForm({ tenantId, policy, firstPolicy, members, schedules, onClose
   const [failure, setFailure] = useState<unknown>(null);
   const save = useSavePolicy(tenantId);
   const reach = useReachability(tenantId);
+  const destinations = useLevelDestinations(tenantId);
+  const destinationChoices = (destinations.data ?? []).map((d) => ({ value: d.id, label: destinationLabel(d) }));
   const formRef = useRef<HTMLFormElement>(null);
 
   const clear = (key: string) =>
@@ -156,7 +163,10 @@ function PolicyForm({ tenantId, policy, firstPolicy, members, schedules, onClose
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
     setFailure(null);
-    const body = toBody(values);
+    // A destination deleted since the policy was saved is skipped when the level fires: saving drops it.
+    const known = destinations.data ? new Set(destinations.data.map((d) => d.id)) : null;
+    const live = (l: LevelValues) => ({ ...l, destinationIds: known ? l.destinationIds.filter((id) => known.has(id)) : l.destinationIds });
+    const body = toBody({ ...values, levels: { level_1: live(values.levels.level_1), level_2: live(values.levels.level_2), level_3: live(values.levels.level_3) } });
     const parsed = EscalationPolicyInput.safeParse(body);
     if (!parsed.success) {
       const found: Record<string, string> = {};
@@ -296,6 +306,23 @@ function PolicyForm({ tenantId, policy, firstPolicy, members, schedules, onClose
                     />
                   )}
                 </Group>
+                {/* Disabled and never fetched: not someone who manages destinations. */}
+                {!(destinations.isPending && destinations.fetchStatus === 'idle') ? (
+                  <MultiSelect
+                    label={DESTINATION_MSG.levelPostsLabel}
+                    description={DESTINATION_MSG.levelPostsHelp}
+                    placeholder={destinations.isPending ? 'Loading destinations…' : destinationChoices.length ? (l.destinationIds.length ? undefined : 'Choose destinations') : DESTINATION_MSG.levelPostsNone}
+                    disabled={destinations.isPending || (destinationChoices.length === 0 && !destinations.isError)}
+                    data={destinationChoices}
+                    value={l.destinationIds.filter((id) => !destinations.data || destinations.data.some((d) => d.id === id))}
+                    onChange={(v) => setLevel(level, 'destinationIds', v)}
+                    error={errors[`${level}.destinationIds`] ?? (destinations.isError ? 'Destinations could not be loaded' : undefined)}
+                    searchable
+                    clearable
+                    comboboxProps={{ withinPortal: true }}
+                    data-testid={`policy-destinations-${level}`}
+                  />
+                ) : null}
                 <PolicyReachWarning userIds={l.userIds} channels={l.notificationChannels} reach={reach.data} />
               </Stack>
             </Fieldset>
