@@ -13,15 +13,19 @@ import { migrations } from '../db/migrations/index.ts';
  * database, so test files running in parallel also wait for each other's migrations; the suite starts a few hundred
  * test apps. Emptying a schema takes about 0.2 s. So a schema, once migrated, goes back
  * to a pool when its app closes: the connections named after it are ended, every table but the migrations' own is
- * emptied, and it is free for the next app, in this test file or another (the pool is a table in `public`, so parallel
+ * emptied, it is renamed, and it is free for the next app, in this test file or another (the pool is a table in `public`, so parallel
  * files and later runs share it). A schema whose structure a test changed is dropped instead of pooled, and the pool is
  * keyed by the migrations' source, so a changed or added migration never meets a schema made without it.
  *
  * SQLite: the migrated database file is made once per migration set, in the temp folder, and copied for each app.
  */
 
+/** Changes whenever what the pool checks on return changes: schemas pooled under older rules are not reused. */
+const POOL_RULES = 3;
+
 /** Identifies the migration set by its source: a migration edited or added gives another key. */
 export const migrationsKey = createHash('sha256')
+  .update(`pool rules ${POOL_RULES}\n`)
   .update(
     Object.entries(migrations)
       .map(([name, m]) => `${name}\n${String(m.up)}\n${String(m.down ?? '')}`)
@@ -35,6 +39,8 @@ const POOL = 'public.alertdesk_test_schemas';
 const KEEP = new Set(['kysely_migration', 'kysely_migration_lock']);
 /** A schema taken longer ago than this belongs to a test process that died: it is dropped when next seen. */
 const ABANDONED_AFTER = '30 minutes';
+
+const newSchemaName = () => `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 
 async function withClient<T>(url: string, run: (c: pg.Client) => Promise<T>): Promise<T> {
   const client = new pg.Client({ connectionString: url, application_name: 'alertdesk-test-pool' });
@@ -58,13 +64,19 @@ async function ensurePool(c: pg.Client) {
   }
 }
 
-/** The schema's tables, columns, constraints and indexes, as one hash: what a migration makes and a test should not change. */
+/**
+ * The schema's tables, columns, constraints, indexes, functions, triggers and other relations (views, sequences…), as
+ * one hash: what a migration makes, and what a test that adds a trigger or a function must not leave to the next.
+ */
 async function structureOf(c: pg.Client, schema: string): Promise<string> {
   const { rows } = await c.query<{ s: string | null }>(
-    `select md5(coalesce((select string_agg(table_name || '.' || column_name || ':' || data_type || ':' || is_nullable || ':' || coalesce(column_default, ''), ',' order by table_name, column_name)
+    `select md5(replace(coalesce((select string_agg(table_name || '.' || column_name || ':' || data_type || ':' || is_nullable || ':' || coalesce(column_default, ''), ',' order by table_name, column_name)
                    from information_schema.columns where table_schema = $1), '')
             || coalesce((select string_agg(indexdef, ',' order by indexname) from pg_indexes where schemaname = $1), '')
-            || coalesce((select string_agg(conname || ':' || pg_get_constraintdef(oid), ',' order by conname) from pg_constraint where connamespace = $1::regnamespace), '')) as s`,
+            || coalesce((select string_agg(conname || ':' || pg_get_constraintdef(oid), ',' order by conname) from pg_constraint where connamespace = $1::regnamespace), '')
+            || coalesce((select string_agg(proname || '(' || pg_get_function_identity_arguments(oid) || ')', ',' order by proname) from pg_proc where pronamespace = $1::regnamespace), '')
+            || coalesce((select string_agg(t.tgname, ',' order by t.tgname) from pg_trigger t join pg_class c on c.oid = t.tgrelid where c.relnamespace = $1::regnamespace and not t.tgisinternal), '')
+            || coalesce((select string_agg(relname || ':' || relkind::text, ',' order by relname) from pg_class where relnamespace = $1::regnamespace and relkind not in ('r', 'i')), ''), $1 || '.', '')) as s`,
     [schema],
   );
   return rows[0].s ?? '';
@@ -101,7 +113,7 @@ export async function takeSchema(url: string): Promise<string> {
       [migrationsKey],
     );
     if (taken.rows[0]) return taken.rows[0].name;
-    const schema = `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
+    const schema = newSchemaName();
     await c.query(`create schema "${schema}"`);
     const handle = openDatabase(url, { poolSize: 1, searchPath: schema });
     try {
@@ -116,8 +128,8 @@ export async function takeSchema(url: string): Promise<string> {
 
 /**
  * Gives a schema back once its app is closed: every connection still named after it is ended (a forked worker, a
- * test's own client), its tables are emptied, and it is free again — or dropped, when its structure is no longer what
- * the migrations made.
+ * test's own client), its tables are emptied, it is renamed, and it is free again — or dropped, when its structure is
+ * no longer what the migrations made.
  */
 export async function returnSchema(url: string, schema: string): Promise<void> {
   await withClient(url, async (c) => {
@@ -126,12 +138,19 @@ export async function returnSchema(url: string, schema: string): Promise<void> {
     if (!row.rows[0] || row.rows[0].structure !== (await structureOf(c, schema)) || !(await migrationsIntact(c, schema))) return dropSchema(c, schema);
     const { rows } = await c.query<{ tablename: string }>(`select tablename from pg_tables where schemaname = $1`, [schema]);
     const tables = rows.map((r) => r.tablename).filter((t) => !KEEP.has(t));
+    // Renamed as it is emptied: an app a test left running (its connections come back after being ended) then finds
+    // no schema of that name, as when schemas were dropped, instead of writing into the next test's data; and the bus's
+    // NOTIFY channel, named after the schema, changes with it.
+    const next = newSchemaName();
     try {
       // DELETE, not TRUNCATE: a test leaves a few rows, and TRUNCATE gives each of ~50 tables and ~130 indexes new
       // files (about 1.5 s). Foreign keys are not checked meanwhile (replica role), so the order does not matter.
-      if (tables.length) await c.query(`set session_replication_role = replica; ${tables.map((t) => `delete from "${schema}"."${t}";`).join(' ')} set session_replication_role = default;`);
-      await c.query(`update ${POOL} set busy = false, taken_at = null where name = $1`, [schema]);
+      await c.query(
+        `begin; set local session_replication_role = replica; ${tables.map((t) => `delete from "${schema}"."${t}";`).join(' ')} alter schema "${schema}" rename to "${next}"; commit;`,
+      );
+      await c.query(`update ${POOL} set name = $2, busy = false, taken_at = null where name = $1`, [schema, next]);
     } catch {
+      await c.query('rollback').catch(() => {});
       await dropSchema(c, schema);
     }
   });

@@ -34,7 +34,10 @@ async function failInsertsOf(env: TestEnv, dedupKey: string) {
     )
     .execute(env.deps.db);
   await sql.raw(`create trigger fail_${dedupKey} before insert on alerts for each row execute function fail_${dedupKey}()`).execute(env.deps.db);
-  return () => sql.raw(`drop trigger fail_${dedupKey} on alerts`).execute(env.deps.db);
+  return async () => {
+    await sql.raw(`drop trigger fail_${dedupKey} on alerts`).execute(env.deps.db);
+    await sql.raw(`drop function fail_${dedupKey}()`).execute(env.deps.db);
+  };
 }
 
 describeEachDatabase('Alertmanager groups', (t) => {
