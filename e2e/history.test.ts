@@ -1,9 +1,8 @@
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { HISTORY_EXPORT_COLUMNS, HISTORY_MSG } from '../contract/alerts.ts';
 import type { AlertsTable } from '../server/db/schema.ts';
-import { chromiumAvailable, newPage, registerThroughWizard, screenshot, signIn, type E2EServer, withServerAndBrowser } from './support.ts';
+import { chromiumAvailable, downloadText, newPage, registerThroughWizard, screenshot, signIn, type E2EServer, withServerAndBrowser } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 
 const HOUR = 3_600_000;
@@ -135,7 +134,7 @@ describe.skipIf(!chromiumAvailable())('alert history in Chromium', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('history-export').click()]);
     const today = new Date().toISOString().slice(0, 10);
     expect(download.suggestedFilename()).toBe(`alert-history-harbor-it-${today}.csv`);
-    const text = fs.readFileSync((await download.path())!, 'utf8');
+    const text = await downloadText(download);
     expect(text.startsWith('\uFEFF')).toBe(true);
     expect(text).toContain(`"'=cmd|"" /C calc""!A0"`);
     expect(text).toContain('"Backup failed, ""nightly"""');
@@ -193,7 +192,7 @@ describe.skipIf(!chromiumAvailable())('alert history in Chromium', () => {
     // Once the server is back, Retry downloads it.
     await page.evaluate(() => ((window as unknown as { exportMode: string }).exportMode = 'normal'));
     const [again] = await Promise.all([page.waitForEvent('download'), page.getByTestId('history-export-error').getByRole('button', { name: 'Retry' }).click()]);
-    expect(parseCsv(fs.readFileSync((await again.path())!, 'utf8').slice(1))).toHaveLength(4);
+    expect(parseCsv((await downloadText(again)).slice(1))).toHaveLength(4);
     await page.getByTestId('history-export-done').getByRole('button', { name: 'Dismiss' }).click();
     await expect.poll(() => page.getByTestId('history-export-done').count()).toBe(0);
 

@@ -1,8 +1,7 @@
-import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
-import { addMember, chromiumAvailable, newPage, registerThroughWizard, screenshot, signIn, type E2EServer, withServerAndBrowser } from './support.ts';
+import { addMember, chromiumAvailable, downloadText, newPage, registerThroughWizard, screenshot, signIn, type E2EServer, withServerAndBrowser } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 
 /** The rows of a CSV text (RFC 4180: quoted cells may hold commas, doubled quotes and line breaks). */
@@ -90,7 +89,7 @@ describe.skipIf(!chromiumAvailable())('reports in Chromium', () => {
     // The per-client table as CSV: quoted where needed, the formula-like name made text.
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('csv-client').click()]);
     expect(download.suggestedFilename()).toMatch(/^harbor-it-\d{4}-\d{2}-\d{2}-\d{4}-\d{2}-\d{2}-by-client\.csv$/);
-    const text = fs.readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
+    const text = (await downloadText(download)).replace(/^\uFEFF/, '');
     expect(text).toContain('"Globex, Inc."');
     const rows = parseCsv(text);
     expect(rows[0]).toEqual(['Client', 'Client ID', 'Opened', 'Acknowledged', 'Never acknowledged', 'Resolved', 'MTTA seconds', 'MTTR seconds', 'With a target', 'Within target', 'Within target share']);

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { chromium, type Browser, type BrowserContext, type Download, type Page } from 'playwright-core';
 import { loadConfig, type Config } from '../server/config.ts';
 import { buildApp } from '../server/app.ts';
 import type { Deps } from '../server/deps.ts';
@@ -152,4 +152,19 @@ export async function addMember(server: E2EServer, tenantId: string, name: strin
     .values({ id: crypto.randomUUID(), tenant_id: tenantId, user_id: userId, email, display_name: name, role: 'user', status: 'active', joined_at: at, invited_by: null, created_at: at })
     .execute();
   return { id: userId, name, email, password };
+}
+
+/**
+ * A download's text. The browser may be the run's shared one, across a connection, where Playwright keeps the file on
+ * its side: it is saved here first.
+ */
+export async function downloadText(download: Download): Promise<string> {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-e2e-download-'));
+  try {
+    const file = path.join(dir, 'download');
+    await download.saveAs(file);
+    return fs.readFileSync(file, 'utf8');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 }
