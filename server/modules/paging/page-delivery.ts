@@ -22,6 +22,7 @@ import { listActiveMemberAccounts } from '../members/members.service.ts';
 import { FALLBACK_TIME_ZONE, timeZonesOf } from '../users/users.service.ts';
 import { ackLinkSigner } from './ack-links.ts';
 import { groupBy } from './batches.ts';
+import { KeyedLock } from '../../lib/keyed-lock.ts';
 import { pageMessage } from './page-message.ts';
 import { summaryJob } from './page-summary.ts';
 import { markPagedNobody, type MarkedAlert } from './paged-nobody.repository.ts';
@@ -108,6 +109,8 @@ export function createPageDelivery(deps: {
    * is taken when a page is marked 'sending' and given back once its outcome is written.
    */
   const slots = { free: deps.inFlight, waiting: [] as Array<() => void> };
+  /** Runs deciding a storm for the same person and channel, one at a time (taken before any slot, so never circular). */
+  const stormLock = new KeyedLock();
   const giveBack = (n: number) => {
     if (n <= 0) return;
     slots.free += n;
@@ -224,146 +227,157 @@ export function createPageDelivery(deps: {
       return [];
     });
 
-    // A storm: past the limit, a person's new pages on a channel wait for their summary (a job a minute per person).
+    // A storm is decided per person and channel under a lock held until this run's pages are written: two runs at once
+    // (the worker's lanes) would otherwise both count the same last minute and both find room.
     const firstTries = deps.stormLimit > 0 ? open.filter((c) => c.tries === 1 && !c.resend) : [];
-    if (firstTries.length > 0) {
-      const now = firstTries[0].ctx.now;
-      const byPerson = [...groupBy(firstTries, (c) => `${c.p.userId}|${c.p.channel}`).values()];
-      const recent = await unsafeCountRecentPages(db, [...new Set(firstTries.map((c) => c.p.userId))], new Date(now.getTime() - 60_000).toISOString());
-      // Room for single pages: none while the person's pages are being summed up (one summary a minute until a minute
-      // passes without one), else what the limit leaves of the last minute's pages.
-      const room = (userId: string, channel: string) => {
-        const r = recent.get(`${userId}|${channel}`);
-        return !r ? deps.stormLimit : r.summed > 0 ? 0 : Math.max(0, deps.stormLimit - r.pages);
-      };
-      const held = new Set(byPerson.flatMap((list) => list.slice(room(list[0].p.userId, list[0].p.channel))));
-      if (held.size > 0) {
-        // The summary job first: a held page is never left without one.
-        const jobs = [...groupBy([...held], (c) => `${c.p.tenantId}|${c.p.userId}|${c.p.channel}`).values()].map((list) => summaryJob(list[0].p, now));
-        try {
-          await insertJobs(db, jobs, now, null);
-        } catch (err) {
-          items.forEach((_, i) => (out[i] = err));
-          return out;
-        }
-        for (const c of held)
-          settled.push({ index: c.index, started: false, attempt: { ...c.row, outcome: 'held', reason: PAGING_MSG.heldForSummary(deps.stormLimit), tries: c.tries, updated_at: c.at }, error: null });
-        open = open.filter((c) => !held.has(c));
-      }
+    const release = firstTries.length ? await stormLock.acquire(firstTries.map((c) => `${c.p.userId}|${c.p.channel}`)) : null;
+    try {
+      return await sendOpen();
+    } finally {
+      release?.();
     }
 
-    // Whose alert it is and the person's time zone, for what the pages say.
-    const context = open.length
-      ? await unsafeFindPageContext(db, {
-          clientIds: open.flatMap((c) => (c.alert.client_id ? [c.alert.client_id] : [])),
-          tenantIds: open.map((c) => c.p.tenantId),
-          userIds: open.map((c) => c.p.userId),
-        })
-      : null;
-    const zones = open.length ? await timeZonesOf(db, open.map((c) => c.p.userId)) : null;
-    // A single-use acknowledge link per page, signed for its person and alert (nothing stored until it is used).
-    const sign = open.length ? await ackLinkSigner(db) : null;
-    const send = await deps.notifier.prepare(
-      open.map((c) => {
-        const token = sign!(c.p.alertId, c.p.userId, new Date(c.ctx.now.getTime() + ACK_LINK_TTL_MS));
-        const base = deps.publicUrl();
-        const links = {
-          open: `${base}/app/dashboard?alert=${encodeURIComponent(c.alert.id)}`,
-          ack: `${base}/ack/${token}`,
-          ackToken: token,
-          shortAck: c.row.short_code ? `${base}/a/${c.row.short_code}` : `${base}/ack/${token}`,
+    async function sendOpen(): Promise<unknown[]> {
+      // A storm: past the limit, a person's new pages on a channel wait for their summary (a job a minute per person).
+      if (firstTries.length > 0) {
+        const now = firstTries[0].ctx.now;
+        const byPerson = [...groupBy(firstTries, (c) => `${c.p.userId}|${c.p.channel}`).values()];
+        const recent = await unsafeCountRecentPages(db, firstTries.map((c) => ({ userId: c.p.userId, channel: c.p.channel })), new Date(now.getTime() - 60_000).toISOString(), deps.stormLimit);
+        // Room for single pages: none while the person's pages are being summed up (one summary a minute until a minute
+        // passes without one), else what the limit leaves of the last minute's pages.
+        const room = (userId: string, channel: string) => {
+          const r = recent.get(`${userId}|${channel}`);
+          return !r ? deps.stormLimit : r.summed > 0 ? 0 : Math.max(0, deps.stormLimit - r.pages);
         };
-        const message = pageMessage(c.alert, {
-          clientName: c.alert.client_id ? (context!.clients.get(c.alert.client_id) ?? null) : null,
-          tenantName: (context!.tenantsPerPerson.get(c.p.userId) ?? 1) > 1 ? (context!.tenants.get(c.p.tenantId) ?? null) : null,
-          level: c.p.level,
-          timeZone: zones!.get(c.p.userId) ?? FALLBACK_TIME_ZONE,
-          now: c.ctx.now,
-          links,
-        });
-        return { person: { userId: c.member.id, email: c.member.email }, channel: c.p.channel, message, final: c.ctx.finalAttempt };
-      }),
-    );
-
-    const finished: Record[] = [...settled];
-    const written: Record[] = [];
-    let next = 0;
-    /** Pages handed to their provider whose outcome is not written yet. */
-    let sending = 0;
-    let wake: () => void = () => {};
-    let failure: unknown = null;
-    const inFlight: Array<Promise<void>> = [];
-    for (;;) {
-      // The outcomes that came in are written with the next pages' 'sending' rows, in one statement.
-      const outcomes = finished.splice(0);
-      const freed = outcomes.filter((r) => r.started).length;
-      sending -= freed;
-      giveBack(freed);
-      const first = next;
-      const starting = open.slice(first, first + take(open.length - first));
-      next += starting.length;
-      const last = next >= open.length && starting.length === 0 && sending === 0;
-      const reserved = starting.map((c): AttemptRow => ({ ...c.row, outcome: 'sending', reason: c.resend ? PAGING_MSG.resentAfterStop : c.row.reason, tries: c.tries, updated_at: c.at }));
-      const failedJobs = new Set([...written, ...outcomes].flatMap((r) => (r.error === null ? [] : [r.index])));
-      const done = last && finish ? { ids: finish.jobIds(failedJobs), token: finish.token } : null;
-      let unwritten: Set<AttemptRow>;
-      try {
-        unwritten = await writeAttempts([...outcomes.map((r) => r.attempt), ...reserved], done);
-      } catch (err) {
-        failure = err;
-        giveBack(starting.length);
-        break;
-      }
-      if (done) finish!.committed();
-      // An outcome that could not be written leaves its page 'sending': its job runs again and decides then.
-      for (const r of outcomes) written.push(unwritten.has(r.attempt) ? { ...r, error: r.error ?? new Error('the page’s outcome could not be recorded') } : r);
-      if (last) break;
-      for (const [k, c] of starting.entries()) {
-        // Its alert went away meanwhile: nothing to page about.
-        if (unwritten.has(reserved[k])) {
-          giveBack(1);
-          continue;
+        const held = new Set(byPerson.flatMap((list) => list.slice(room(list[0].p.userId, list[0].p.channel))));
+        if (held.size > 0) {
+          // The summary job first: a held page is never left without one.
+          const jobs = [...groupBy([...held], (c) => `${c.p.tenantId}|${c.p.userId}|${c.p.channel}`).values()].map((list) => summaryJob(list[0].p, now));
+          try {
+            await insertJobs(db, jobs, now, null);
+          } catch (err) {
+            items.forEach((_, i) => (out[i] = err));
+            return out;
+          }
+          for (const c of held)
+            settled.push({ index: c.index, started: false, attempt: { ...c.row, outcome: 'held', reason: PAGING_MSG.heldForSummary(deps.stormLimit), tries: c.tries, updated_at: c.at }, error: null });
+          open = open.filter((c) => !held.has(c));
         }
-        sending++;
-        // A send that throws (not a provider's refusal: those are outcomes) counts as a transient failure of its page.
-        const outcome = send(first + k).catch((err: unknown): Outcome => ({ outcome: 'pending', reason: String((err as Error)?.message ?? err), providerId: null, error: err ?? new Error('send failed') }));
-        inFlight.push(
-          outcome.then((o) => {
-            // A page made by a fallback keeps saying so unless its own outcome has a reason.
-            const reason = o.reason ?? (c.row.fallback_from ? PAGING_MSG.fallback(c.row.fallback_from) : null);
-            finished.push({ index: c.index, started: true, attempt: { ...c.row, outcome: o.outcome, reason, provider_id: o.providerId, tries: c.tries, updated_at: c.at }, error: o.error });
-            wake();
-          }),
-        );
       }
-      // Until a page of this run comes back, or (every slot taken by another run) a slot is given back.
-      if (finished.length === 0)
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-          if (next < open.length) slots.waiting.push(resolve);
-        });
-    }
-    // The database went away: no more pages start; those on their way finish, their outcomes unrecorded.
-    if (failure !== null) {
-      await Promise.all(inFlight);
-      giveBack(sending);
-      items.forEach((_, i) => (out[i] = failure));
+
+      // Whose alert it is and the person's time zone, for what the pages say.
+      const context = open.length
+        ? await unsafeFindPageContext(db, {
+            clientIds: open.flatMap((c) => (c.alert.client_id ? [c.alert.client_id] : [])),
+            tenantIds: open.map((c) => c.p.tenantId),
+            userIds: open.map((c) => c.p.userId),
+          })
+        : null;
+      const zones = open.length ? await timeZonesOf(db, open.map((c) => c.p.userId)) : null;
+      // A single-use acknowledge link per page, signed for its person and alert (nothing stored until it is used).
+      const sign = open.length ? await ackLinkSigner(db) : null;
+      const send = await deps.notifier.prepare(
+        open.map((c) => {
+          const token = sign!(c.p.alertId, c.p.userId, new Date(c.ctx.now.getTime() + ACK_LINK_TTL_MS));
+          const base = deps.publicUrl();
+          const links = {
+            open: `${base}/app/dashboard?alert=${encodeURIComponent(c.alert.id)}`,
+            ack: `${base}/ack/${token}`,
+            ackToken: token,
+            shortAck: c.row.short_code ? `${base}/a/${c.row.short_code}` : `${base}/ack/${token}`,
+          };
+          const message = pageMessage(c.alert, {
+            clientName: c.alert.client_id ? (context!.clients.get(c.alert.client_id) ?? null) : null,
+            tenantName: (context!.tenantsPerPerson.get(c.p.userId) ?? 1) > 1 ? (context!.tenants.get(c.p.tenantId) ?? null) : null,
+            level: c.p.level,
+            timeZone: zones!.get(c.p.userId) ?? FALLBACK_TIME_ZONE,
+            now: c.ctx.now,
+            links,
+          });
+          return { person: { userId: c.member.id, email: c.member.email }, channel: c.p.channel, message, final: c.ctx.finalAttempt };
+        }),
+      );
+
+      const finished: Record[] = [...settled];
+      const written: Record[] = [];
+      let next = 0;
+      /** Pages handed to their provider whose outcome is not written yet. */
+      let sending = 0;
+      let wake: () => void = () => {};
+      let failure: unknown = null;
+      const inFlight: Array<Promise<void>> = [];
+      for (;;) {
+        // The outcomes that came in are written with the next pages' 'sending' rows, in one statement.
+        const outcomes = finished.splice(0);
+        const freed = outcomes.filter((r) => r.started).length;
+        sending -= freed;
+        giveBack(freed);
+        const first = next;
+        const starting = open.slice(first, first + take(open.length - first));
+        next += starting.length;
+        const last = next >= open.length && starting.length === 0 && sending === 0;
+        const reserved = starting.map((c): AttemptRow => ({ ...c.row, outcome: 'sending', reason: c.resend ? PAGING_MSG.resentAfterStop : c.row.reason, tries: c.tries, updated_at: c.at }));
+        const failedJobs = new Set([...written, ...outcomes].flatMap((r) => (r.error === null ? [] : [r.index])));
+        const done = last && finish ? { ids: finish.jobIds(failedJobs), token: finish.token } : null;
+        let unwritten: Set<AttemptRow>;
+        try {
+          unwritten = await writeAttempts([...outcomes.map((r) => r.attempt), ...reserved], done);
+        } catch (err) {
+          failure = err;
+          giveBack(starting.length);
+          break;
+        }
+        if (done) finish!.committed();
+        // An outcome that could not be written leaves its page 'sending': its job runs again and decides then.
+        for (const r of outcomes) written.push(unwritten.has(r.attempt) ? { ...r, error: r.error ?? new Error('the page’s outcome could not be recorded') } : r);
+        if (last) break;
+        for (const [k, c] of starting.entries()) {
+          // Its alert went away meanwhile: nothing to page about.
+          if (unwritten.has(reserved[k])) {
+            giveBack(1);
+            continue;
+          }
+          sending++;
+          // A send that throws (not a provider's refusal: those are outcomes) counts as a transient failure of its page.
+          const outcome = send(first + k).catch((err: unknown): Outcome => ({ outcome: 'pending', reason: String((err as Error)?.message ?? err), providerId: null, error: err ?? new Error('send failed') }));
+          inFlight.push(
+            outcome.then((o) => {
+              // A page made by a fallback keeps saying so unless its own outcome has a reason.
+              const reason = o.reason ?? (c.row.fallback_from ? PAGING_MSG.fallback(c.row.fallback_from) : null);
+              finished.push({ index: c.index, started: true, attempt: { ...c.row, outcome: o.outcome, reason, provider_id: o.providerId, tries: c.tries, updated_at: c.at }, error: o.error });
+              wake();
+            }),
+          );
+        }
+        // Until a page of this run comes back, or (every slot taken by another run) a slot is given back.
+        if (finished.length === 0)
+          await new Promise<void>((resolve) => {
+            wake = resolve;
+            if (next < open.length) slots.waiting.push(resolve);
+          });
+      }
+      // The database went away: no more pages start; those on their way finish, their outcomes unrecorded.
+      if (failure !== null) {
+        await Promise.all(inFlight);
+        giveBack(sending);
+        items.forEach((_, i) => (out[i] = failure));
+        return out;
+      }
+      for (const r of written) if (r.error !== null && out[r.index] === null) out[r.index] = r.error;
+      // Level 1 reached nobody (every page of it skipped: nobody had a channel that works): the alert says so.
+      const skipped = written.filter((r) => r.attempt.step === 'L1' && r.attempt.outcome === 'skipped').map((r) => r.attempt);
+      if (skipped.length) await markUnreachable(skipped, items[0].ctx.now).catch(() => {});
+      // Pages that keep failing: their people are paged on their next channel now (a failure here is tried again with
+      // the page's next retry).
+      const failing = written.filter((r) => r.attempt.outcome === 'pending' && Number(r.attempt.tries) >= FALLBACK_AFTER_TRIES && r.attempt.step !== 'subscription');
+      if (failing.length) {
+        await fallBack(
+          failing.map((r) => ({ row: r.attempt, email: members.get(`${r.attempt.tenant_id}|${r.attempt.user_id}`)!.email })),
+          items[failing[0].index].ctx,
+        ).catch(() => {});
+      }
       return out;
     }
-    for (const r of written) if (r.error !== null && out[r.index] === null) out[r.index] = r.error;
-    // Level 1 reached nobody (every page of it skipped: nobody had a channel that works): the alert says so.
-    const skipped = written.filter((r) => r.attempt.step === 'L1' && r.attempt.outcome === 'skipped').map((r) => r.attempt);
-    if (skipped.length) await markUnreachable(skipped, items[0].ctx.now).catch(() => {});
-    // Pages that keep failing: their people are paged on their next channel now (a failure here is tried again with
-    // the page's next retry).
-    const failing = written.filter((r) => r.attempt.outcome === 'pending' && Number(r.attempt.tries) >= FALLBACK_AFTER_TRIES && r.attempt.step !== 'subscription');
-    if (failing.length) {
-      await fallBack(
-        failing.map((r) => ({ row: r.attempt, email: members.get(`${r.attempt.tenant_id}|${r.attempt.user_id}`)!.email })),
-        items[failing[0].index].ctx,
-      ).catch(() => {});
-    }
-    return out;
   }
 
   /** Marks the alerts all of whose level-1 pages (of every job) were skipped as having paged nobody. */

@@ -4,6 +4,9 @@ import { insertClient } from '../../test/factories.ts';
 import { createIntegration } from '../../test/alerts.ts';
 import { pagingHarness, MINUTE } from '../../test/paging.ts';
 import { listAttempts } from '../../notifications/attempts.repository.ts';
+import type { JobsTable } from '../../db/schema.ts';
+import type { BatchJobHandler } from '../../jobs/job-worker.ts';
+import { packPages, PAGES_JOB, type Page } from './page-delivery.ts';
 
 // A storm: more than PAGE_STORM_LIMIT (5) pages for one person on one channel within a minute. The first five go out
 // one by one; the rest wait for one summary page a minute, per client, with a link to the dashboard's new alerts.
@@ -67,6 +70,23 @@ for (const db of testDatabases()) {
       expect(summaries.map((m) => m.subject)).toEqual(['3 new alerts for you: 3 no client', '8 new alerts for you: 8 no client', '8 new alerts for you: 8 no client']);
       const rows = (await Promise.all(ids.map((id) => listAttempts(h.env.deps.db, owner.tenantId, id)))).flat().filter((a) => a.user_id === owner.userId);
       expect(rows.map((r) => r.outcome).sort()).toEqual([...Array(5).fill('sent'), ...Array(19).fill('summarized')].sort());
+    });
+    it('lets no more than five single pages through when two runs deliver to the same person at once', async () => {
+      const { owner, integration } = await h.setup();
+      const ownerEmail = await h.emailOf(owner.userId);
+      const ids: string[] = [];
+      for (let i = 0; i < 8; i++) ids.push(await h.trigger(integration.key));
+      // Two page jobs of four pages each, run side by side as the worker's lanes run them: both would count the same
+      // empty last minute and find room for all four, were the decision not taken one run at a time.
+      const handler = (h.env.app.jobs.worker as unknown as { opts: { batchHandlers: Record<string, BatchJobHandler> } }).opts.batchHandlers[PAGES_JOB];
+      const job = (alertIds: string[]) => {
+        const pages: Page[] = alertIds.map((alertId) => ({ tenantId: owner.tenantId, alertId, userId: owner.userId, channel: 'email', step: 'L1', level: 1 }));
+        return [{ job: { id: `storm-${alertIds[0]}`, attempts: 1 } as unknown as JobsTable, ctx: { now: h.clock(), finalAttempt: false, payload: packPages(pages) } }];
+      };
+      await Promise.all([handler(job(ids.slice(0, 4))), handler(job(ids.slice(4)))]);
+      expect(h.mailsTo(ownerEmail)).toHaveLength(5);
+      const rows = (await Promise.all(ids.map((id) => listAttempts(h.env.deps.db, owner.tenantId, id)))).flat().filter((a) => a.user_id === owner.userId);
+      expect(rows.map((r) => r.outcome).sort()).toEqual([...Array(3).fill('held'), ...Array(5).fill('sent')]);
     });
   });
 }
