@@ -47,6 +47,9 @@ describeEachDatabase(
       const address = (await owner.agent.get(`/api/tenants/${owner.tenantId}/integrations`)).data.items.find((i: { id: string }) => i.id === integration.id).emailAddress as string;
       const transport = nodemailer.createTransport({ host: '127.0.0.1', port: app.inboundMail.port()!, secure: false, ignoreTLS: true });
       await transport.sendMail({ from: 'veeam@client.example', to: address, subject: 'Backup job Nightly failed', text: 'Failed.' });
+      // Refused by the SMTP listener itself: an address nobody has (550), then a mail past the size limit (552).
+      await expect(transport.sendMail({ from: 'veeam@client.example', to: `nobody-here@${address.split('@')[1]}`, subject: 'Lost', text: 'x' })).rejects.toMatchObject({ responseCode: 550 });
+      await expect(transport.sendMail({ from: 'veeam@client.example', to: address, subject: 'Huge', text: 'x'.repeat(11 * 1024 * 1024) })).rejects.toMatchObject({ responseCode: 552 });
       transport.close();
 
       // A heartbeat monitor's failure report opens its alert, its next ping resolves it: both go through ingestion.
@@ -65,6 +68,8 @@ describeEachDatabase(
       for (const format of INGEST_FORMATS) expect({ format, refused: counted(text, format, 'refused', 'invalid_key') }).toEqual({ format, refused: 2 });
       expect(counted(text, 'zabbix', 'refused', 'invalid')).toBe(1);
       expect(counted(text, 'email', 'accepted')).toBe(1);
+      expect(counted(text, 'email', 'refused', 'unknown_recipient')).toBe(1);
+      expect(counted(text, 'email', 'refused', 'too_large')).toBe(1);
       // The trigger and the resolve.
       expect(counted(text, 'heartbeat', 'accepted')).toBe(2);
       // Nothing of the above is counted as the generic format.

@@ -16,6 +16,8 @@ export interface Metrics {
   registry: Registry;
   /** Counts `n` ingested events of `format` that were stored: a new alert (or an action) or a repeat of an open one. */
   ingested(format: IngestFormat, result: string, n?: number): void;
+  /** Counts `n` events of `format` refused before they were stored (ingestion's HTTP routes are counted here already). */
+  refused(format: IngestFormat, reason: string, n?: number): void;
 }
 
 declare module 'fastify' {
@@ -190,6 +192,9 @@ async function metrics(app: FastifyInstance, { deps, pool }: MetricsOptions) {
     registry,
     ingested(format, result, n = 1) {
       events.inc({ format, outcome: result === 'deduplicated' ? 'deduplicated' : 'accepted', reason: '' }, n);
+    },
+    refused(format, reason, n = 1) {
+      events.inc({ format, outcome: 'refused', reason }, n);
     },
   } satisfies Metrics);
 

@@ -53,6 +53,7 @@ async function inboundMail(app: FastifyInstance, deps: Deps) {
       return outcome;
     },
     ping: (tokenHash, kind, output) => app.heartbeats.monitor.pingHash(tokenHash, kind, output),
+    refused: (reason) => app.metrics.refused('email', reason),
   });
   app.addHook('onReady', async () => {
     try {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PRIORITY_WORDS, EMAIL_MSG, patternProblem, type PriorityWord } from '../../../contract/integrations.ts';
-import { boundedKey, capturedKey, isResolveSubject, normalizeSubject, priorityOf, runPattern } from './mail-rules.ts';
+import { boundedKey, capturedKey, isResolveSubject, normalizeSubject, priorityOf, runPattern, stoppedByLoad } from './mail-rules.ts';
 
 describe('normalizeSubject (the default dedup key)', () => {
   it.each([
@@ -146,5 +146,12 @@ describe('patterns', () => {
     expect(Date.now() - started).toBeLessThan(1_000);
     // The runner is usable at once afterwards.
     expect(runPattern('b$', 'ab')).not.toBeNull();
+  });
+
+  it('tells a run stopped while the process was waiting (a loaded machine) from one that used its time', () => {
+    expect(stoppedByLoad({ user: 3_000, system: 1_000 }, 50)).toBe(true);
+    expect(stoppedByLoad({ user: 24_000, system: 0 }, 50)).toBe(true);
+    expect(stoppedByLoad({ user: 25_000, system: 0 }, 50)).toBe(false);
+    expect(stoppedByLoad({ user: 48_000, system: 2_000 }, 50)).toBe(false);
   });
 });

@@ -33,7 +33,15 @@ export interface SmtpListenerOptions {
   deliver(auth: IntegrationAuth, event: NormalizedEvent): Promise<unknown>;
   /** Records a monitor's ping (heartbeat-monitor pingHash); `output` goes with a failure. */
   ping(tokenHash: string, kind: 'success' | 'fail', output: string | null): Promise<void>;
+  /** Hears of each refusal, for the ingestion metrics (`MailRefusal`: why). */
+  refused?(reason: MailRefusal): void;
 }
+
+/**
+ * Why a mail (or one recipient of it) was refused, as the ingestion metrics name refusals: 550/421 an address that is
+ * not an integration's or monitor's, 452 too many recipients, 552 too large, 554 unreadable, 451 the database away.
+ */
+export type MailRefusal = 'unknown_recipient' | 'too_many_recipients' | 'too_large' | 'invalid' | 'unavailable';
 
 /** A subject saying the job failed makes a mail to a monitor a /fail ping ("Backup job FAILED", "[Error] …"). */
 const FAILED_SUBJECT = /\b(fail|fails|failed|failure|error|errors|unsuccessful|aborted)\b/i;
@@ -41,6 +49,7 @@ const FAILED_SUBJECT = /\b(fail|fails|failed|failure|error|errors|unsuccessful|a
 const PING_OUTPUT_MAX = 10_000;
 
 const smtpError = (code: number, message: string) => Object.assign(new Error(message), { responseCode: code });
+const REFUSAL_OF: Record<number, MailRefusal> = { 421: 'unknown_recipient', 550: 'unknown_recipient', 452: 'too_many_recipients', 552: 'too_large', 554: 'invalid', 451: 'unavailable' };
 const TRY_LATER = 'Temporary failure, please try again later';
 
 /**
@@ -63,8 +72,17 @@ export function createSmtpListener(opts: SmtpListenerOptions) {
   };
   const tls = opts.tls ? { cert: fs.readFileSync(opts.tls.certFile), key: fs.readFileSync(opts.tls.keyFile) } : null;
 
-  const onRcptTo = (address: SMTPServerAddress, session: SMTPServerSession, callback: (err?: Error | null) => void) => {
+  /** An SMTP refusal, counted by why. */
+  const refusal = (err: Error & { responseCode: number }) => {
+    opts.refused?.(REFUSAL_OF[err.responseCode] ?? 'invalid');
+    return err;
+  };
+
+  const onRcptTo = (address: SMTPServerAddress, session: SMTPServerSession, rawCallback: (err?: Error | null) => void) => {
+    const callback = (err?: (Error & { responseCode: number }) | null) => rawCallback(err ? refusal(err) : err);
     const rcpt = address.address.toLowerCase();
+    // The recipient limit is kept here rather than by smtp-server (its maxRecipients answers 452 without telling us).
+    if (session.envelope.rcptTo.length >= MAX_RECIPIENTS && !session.envelope.rcptTo.some((r) => r.address.toLowerCase() === rcpt)) return callback(smtpError(452, 'Error: too many recipients'));
     const at = rcpt.lastIndexOf('@');
     // A "+tag" after the token is the sender's own label (token+backup@…), as many mail systems allow.
     const token = at > 0 ? rcpt.slice(0, at).split('+')[0] : '';
@@ -84,7 +102,8 @@ export function createSmtpListener(opts: SmtpListenerOptions) {
     );
   };
 
-  const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, callback: (err?: Error | null, message?: string) => void) => {
+  const onData = (stream: SMTPServerDataStream, session: SMTPServerSession, rawCallback: (err?: Error | null, message?: string) => void) => {
+    const callback = (err?: Error | null, message?: string) => rawCallback(err && 'responseCode' in err ? refusal(err as Error & { responseCode: number }) : err, message);
     const chunks: Buffer[] = [];
     let bytes = 0;
     let tooLarge = false;
@@ -165,7 +184,6 @@ export function createSmtpListener(opts: SmtpListenerOptions) {
     ...(tls ? { key: tls.key, cert: tls.cert } : {}),
     disableReverseLookup: true,
     size: MAX_MAIL_BYTES,
-    maxRecipients: MAX_RECIPIENTS,
     maxClients: 500,
     closeTimeout: 3_000,
     onRcptTo,
