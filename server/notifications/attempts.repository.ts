@@ -86,7 +86,7 @@ const ATTEMPT_INSERT: BulkInsert<AttemptRow> = {
  * count means no room whatever the rest are, and a count short of it has seen them all. So a person in a storm (tens of
  * thousands of held pages within the minute) costs a few rows read, not all of them.
  */
-export async function unsafeCountRecentPages(db: DB, pairs: Array<{ userId: string; channel: string }>, since: string, cap: number): Promise<Map<string, { pages: number; summed: number }>> {
+export async function unsafeCountRecentPages(db: DB, pairs: Array<{ userId: string; channel: AttemptRow['channel'] }>, since: string, cap: number): Promise<Map<string, { pages: number; summed: number }>> {
   const out = new Map<string, { pages: number; summed: number }>();
   const seen = new Set<string>();
   for (const { userId, channel } of pairs) {
