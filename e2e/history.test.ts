@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { HISTORY_EXPORT_COLUMNS, HISTORY_MSG } from '../contract/alerts.ts';
 import type { AlertsTable } from '../server/db/schema.ts';
-import { chromiumAvailable, downloadText, newPage, registerThroughWizard, screenshot, signIn, type E2EServer, withServerAndBrowser } from './support.ts';
+import { chromiumAvailable, downloadText, newPage, parseCsv, registerThroughWizard, screenshot, signIn, type E2EServer, withServerAndBrowser } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
 
 const HOUR = 3_600_000;
@@ -43,35 +43,6 @@ function historyAlert(tenantId: string, title: string, over: Partial<AlertsTable
   };
   row.search_text = `${row.title}\n${row.source}\n${row.dedup_key ?? ''}\n${row.description}`.toLowerCase();
   return row;
-}
-
-/** The rows of a CSV text (RFC 4180: quoted cells may hold commas, doubled quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += ch;
-  }
-  return rows;
 }
 
 const choose = async (page: Page, testId: string, option: string) => {

@@ -1,37 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { MSG } from '../contract/messages.ts';
-import { addMember, chromiumAvailable, downloadText, newPage, registerThroughWizard, screenshot, signIn, type E2EServer, withServerAndBrowser } from './support.ts';
+import { addMember, chromiumAvailable, downloadText, newPage, parseCsv, registerThroughWizard, screenshot, signIn, type E2EServer, withServerAndBrowser } from './support.ts';
 import { uniqueEmail } from '../server/test/factories.ts';
-
-/** The rows of a CSV text (RFC 4180: quoted cells may hold commas, doubled quotes and line breaks). */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i];
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (ch === '"') quoted = false;
-      else cell += ch;
-    } else if (ch === '"') quoted = true;
-    else if (ch === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (ch === '\r' && text[i + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      i++;
-    } else cell += ch;
-  }
-  return rows;
-}
 
 /** A tenant with two clients and four alerts sent by its monitoring tool; two acknowledged, one resolved, in the page's browser. */
 async function tenantWithAlerts(server: E2EServer, page: Page) {

@@ -1,10 +1,13 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Badge, Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconKey, IconPlus, IconTrash } from '@tabler/icons-react';
+import { IconKey, IconTrash } from '@tabler/icons-react';
 import { API_TOKEN_MSG, API_TOKEN_ROLE_LABELS, type ApiToken } from '../../../../../contract/api-tokens.ts';
 import { LoadError } from '../../../components/AccessState.tsx';
+import { AddButton } from '../../../components/AddButton.tsx';
+import { CardButton } from '../../../components/CardButton.tsx';
 import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
+import { ListPanel } from '../../../components/ListPanel.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useApiTokens, useRevokeApiToken } from '../api/api-tokens.ts';
@@ -40,9 +43,9 @@ function TokenCard({ token: t, onRevoke }: { token: ApiToken; onRevoke: () => vo
             </Badge>
           )}
         </Group>
-        <Button variant="subtle" color="red" size="xs" leftSection={<IconTrash size={14} />} onClick={onRevoke} aria-label={`Revoke ${t.name}`}>
+        <CardButton icon={IconTrash} color="red" onClick={onRevoke} aria-label={`Revoke ${t.name}`}>
           Revoke
-        </Button>
+        </CardButton>
       </Group>
       <SimpleGrid cols={{ base: 1, xs: 2, md: 4 }} mt="sm" spacing="sm">
         <Fact label="Token" value={`${t.prefix}…`} />
@@ -53,6 +56,12 @@ function TokenCard({ token: t, onRevoke }: { token: ApiToken; onRevoke: () => vo
     </Paper>
   );
 }
+
+const INTRO = (
+  <>
+    Scripts and tools use the REST API with <code>Authorization: Bearer adk_…</code>; what they change shows the token&apos;s name.
+  </>
+);
 
 /** The tenant's API tokens (Tenant Admin's API tokens tab; owners and admins): list, create, revoke. */
 export function ApiTokensPanel({ tenantId }: { tenantId: string }) {
@@ -65,32 +74,13 @@ export function ApiTokensPanel({ tenantId }: { tenantId: string }) {
   if (list.isError) return <LoadError message={API_TOKEN_MSG.loadFailed} onRetry={() => void list.refetch()} />;
 
   return (
-    <Stack gap="md" data-testid="api-tokens-panel">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <div>
-          <Title order={2} size="h3">
-            API tokens
-          </Title>
-          <Text size="sm" c="dimmed">
-            Scripts and tools use the REST API with <code>Authorization: Bearer adk_…</code>; what they change shows the token&apos;s name.
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setCreating(true)}>
-          New token
-        </Button>
-      </Group>
-
-      {list.data.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" ta="center">
-          <IconKey size={32} stroke={1.5} />
-          <Text c="dimmed" mt="xs" data-testid="api-tokens-empty">
-            {API_TOKEN_MSG.none}
-          </Text>
-        </Paper>
-      ) : (
-        list.data.map((t) => <TokenCard key={t.id} token={t} onRevoke={() => setConfirm(t)} />)
-      )}
-
+    <ListPanel
+      data-testid="api-tokens-panel"
+      header={{ title: 'API tokens', description: INTRO, action: <AddButton onClick={() => setCreating(true)}>New token</AddButton> }}
+      items={list.data}
+      empty={{ icon: IconKey, text: API_TOKEN_MSG.none, testId: 'api-tokens-empty' }}
+      card={(t) => <TokenCard token={t} onRevoke={() => setConfirm(t)} />}
+    >
       {creating && <CreateApiTokenModal tenantId={tenantId} onClose={() => setCreating(false)} />}
       <ConfirmModal
         opened={!!confirm}
@@ -117,6 +107,6 @@ export function ApiTokensPanel({ tenantId }: { tenantId: string }) {
       >
         <Text size="sm">{confirm ? API_TOKEN_MSG.revokeConfirm(confirm.name) : ''}</Text>
       </ConfirmModal>
-    </Stack>
+    </ListPanel>
   );
 }

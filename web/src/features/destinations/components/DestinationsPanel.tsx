@@ -1,13 +1,16 @@
 import { useState } from 'react';
-import { Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
+import { Badge, Group, Paper, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconBrandSlack, IconBrandTeams, IconEdit, IconKey, IconList, IconPlus, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react';
+import { IconBrandSlack, IconBrandTeams, IconEdit, IconKey, IconList, IconSend, IconTrash, IconWebhook } from '@tabler/icons-react';
 import { PRIORITY_LABELS } from '../../../../../contract/alerts.ts';
 import { DESTINATION_EVENT_LABELS, DESTINATION_MSG, DESTINATION_TYPE_LABELS, type Destination, type DestinationWithSecret } from '../../../../../contract/destinations.ts';
 import { LoadError } from '../../../components/AccessState.tsx';
+import { AddButton } from '../../../components/AddButton.tsx';
+import { CardButton } from '../../../components/CardButton.tsx';
 import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
+import { ListPanel } from '../../../components/ListPanel.tsx';
 import { Loading } from '../../../components/Loading.tsx';
+import { notifyActionFailed } from '../../../components/notify-action-failed.ts';
 import { useDeleteDestination, useDestinations, useRotateSecret, useSendTestEvent } from '../api/destinations.ts';
 import { DeliveryLogModal, outcomeText } from './DeliveryLogModal.tsx';
 import { DestinationFormModal, SecretShown } from './DestinationFormModal.tsx';
@@ -47,23 +50,23 @@ function DestinationCard({ d, onEdit, onTest, onLog, onRotate, onDelete, testing
           </Badge>
         </Group>
         <Group gap={4}>
-          <Button size="xs" variant="subtle" leftSection={<IconSend size={14} />} onClick={onTest} loading={testing}>
+          <CardButton icon={IconSend} onClick={onTest} loading={testing}>
             Send test event
-          </Button>
-          <Button size="xs" variant="subtle" leftSection={<IconList size={14} />} onClick={onLog}>
+          </CardButton>
+          <CardButton icon={IconList} onClick={onLog}>
             Delivery log
-          </Button>
-          <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={onEdit}>
+          </CardButton>
+          <CardButton icon={IconEdit} onClick={onEdit}>
             Edit
-          </Button>
+          </CardButton>
           {d.type === 'webhook' && (
-            <Button size="xs" variant="subtle" leftSection={<IconKey size={14} />} onClick={onRotate}>
+            <CardButton icon={IconKey} onClick={onRotate}>
               Rotate secret
-            </Button>
+            </CardButton>
           )}
-          <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={onDelete} aria-label={`Delete ${d.name}`}>
+          <CardButton icon={IconTrash} color="red" onClick={onDelete} aria-label={`Delete ${d.name}`}>
             Delete
-          </Button>
+          </CardButton>
         </Group>
       </Group>
       <Text size="sm" ff="monospace" className="wrap-anywhere" mt={4} lineClamp={2}>
@@ -86,6 +89,8 @@ const CONFIRMS = {
   delete: { title: 'Delete destination', confirmLabel: 'Delete', color: 'red' },
 } as const;
 
+const INTRO = "Microsoft Teams and Slack channels and webhooks receive the organization's alert events, retried for a day when they fail.";
+
 /** The tenant's destinations (Tenant Admin's Destinations tab; owners and admins): Teams and Slack channels, webhooks. */
 export function DestinationsPanel({ tenantId }: { tenantId: string }) {
   const list = useDestinations(tenantId);
@@ -96,58 +101,36 @@ export function DestinationsPanel({ tenantId }: { tenantId: string }) {
   const [logOf, setLogOf] = useState<Destination | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'delete' | 'rotate'; d: Destination } | null>(null);
   const [revealed, setRevealed] = useState<DestinationWithSecret | null>(null);
-  const phone = !!useMediaQuery('(max-width: 36em)');
 
   if (list.isPending) return <Loading />;
   if (list.isError) return <LoadError message={DESTINATION_MSG.loadFailed} onRetry={() => void list.refetch()} />;
-  const failed = (err: unknown) => notifications.show({ color: 'red', message: err instanceof Error ? err.message : 'The action failed. Please try again.' });
 
   return (
-    <Stack gap="md" data-testid="destinations-panel">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <div>
-          <Title order={2} size="h3">
-            Destinations
-          </Title>
-          <Text size="sm" c="dimmed">
-            Microsoft Teams and Slack channels and webhooks receive the organization&apos;s alert events, retried for a day when they fail.
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ editing: null })}>
-          New destination
-        </Button>
-      </Group>
-
-      {list.data.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" ta="center">
-          <IconWebhook size={32} stroke={1.5} />
-          <Text c="dimmed" mt="xs" data-testid="destinations-empty">
-            {DESTINATION_MSG.none}
-          </Text>
-        </Paper>
-      ) : (
-        list.data.map((d) => (
-          <DestinationCard
-            key={d.id}
-            d={d}
-            testing={test.isPending && test.variables === d.id}
-            onEdit={() => setForm({ editing: d })}
-            onLog={() => setLogOf(d)}
-            onDelete={() => setConfirm({ kind: 'delete', d })}
-            onRotate={() => setConfirm({ kind: 'rotate', d })}
-            onTest={() =>
-              test.mutate(d.id, {
-                onSuccess: (r) => notifications.show({ color: r.status === 'succeeded' ? 'green' : 'red', message: `Test event to ${d.name}: ${outcomeText(r)}` }),
-                onError: failed,
-              })
-            }
-          />
-        ))
+    <ListPanel
+      data-testid="destinations-panel"
+      header={{ title: 'Destinations', description: INTRO, action: <AddButton onClick={() => setForm({ editing: null })}>New destination</AddButton> }}
+      items={list.data}
+      empty={{ icon: IconWebhook, text: DESTINATION_MSG.none, testId: 'destinations-empty' }}
+      card={(d) => (
+        <DestinationCard
+          d={d}
+          testing={test.isPending && test.variables === d.id}
+          onEdit={() => setForm({ editing: d })}
+          onLog={() => setLogOf(d)}
+          onDelete={() => setConfirm({ kind: 'delete', d })}
+          onRotate={() => setConfirm({ kind: 'rotate', d })}
+          onTest={() =>
+            test.mutate(d.id, {
+              onSuccess: (r) => notifications.show({ color: r.status === 'succeeded' ? 'green' : 'red', message: `Test event to ${d.name}: ${outcomeText(r)}` }),
+              onError: notifyActionFailed,
+            })
+          }
+        />
       )}
-
+    >
       {form && <DestinationFormModal key={form.editing?.id ?? 'new'} tenantId={tenantId} editing={form.editing} onClose={() => setForm(null)} />}
       {logOf && <DeliveryLogModal tenantId={tenantId} destination={logOf} onClose={() => setLogOf(null)} />}
-      {revealed && <SecretShown created={revealed} onClose={() => setRevealed(null)} phone={phone} />}
+      {revealed && <SecretShown created={revealed} onClose={() => setRevealed(null)} />}
       {confirm && (
         <ConfirmModal
           opened
@@ -159,13 +142,13 @@ export function DestinationsPanel({ tenantId }: { tenantId: string }) {
           onConfirm={() => {
             const { kind, d } = confirm;
             const done = () => setConfirm(null);
-            if (kind === 'rotate') rotate.mutate(d.id, { onSuccess: (r) => (done(), setRevealed(r)), onError: failed });
-            else remove.mutate(d.id, { onSuccess: () => (done(), notifications.show({ color: 'green', message: `${d.name} is deleted` })), onError: failed });
+            if (kind === 'rotate') rotate.mutate(d.id, { onSuccess: (r) => (done(), setRevealed(r)), onError: notifyActionFailed });
+            else remove.mutate(d.id, { onSuccess: () => (done(), notifications.show({ color: 'green', message: `${d.name} is deleted` })), onError: notifyActionFailed });
           }}
         >
           <Text size="sm">{confirm.kind === 'rotate' ? DESTINATION_MSG.rotateConfirm : DESTINATION_MSG.deleteConfirm(confirm.d.name)}</Text>
         </ConfirmModal>
       )}
-    </Stack>
+    </ListPanel>
   );
 }

@@ -1,11 +1,14 @@
 import { useMemo, useState } from 'react';
-import { Button, Group, Paper, Stack, Text } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPlus, IconTool } from '@tabler/icons-react';
+import { IconTool } from '@tabler/icons-react';
 import { MAINTENANCE_MSG, type MaintenanceWindow } from '../../../../../contract/maintenance.ts';
 import { LoadError } from '../../../components/AccessState.tsx';
+import { AddButton } from '../../../components/AddButton.tsx';
 import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
+import { ListPanel } from '../../../components/ListPanel.tsx';
 import { Loading } from '../../../components/Loading.tsx';
+import { notifyActionFailed } from '../../../components/notify-action-failed.ts';
 import { useClientChoices } from '../../../lib/client-choices.ts';
 import { useCurrentTenant } from '../../../lib/session.tsx';
 import { useDeleteMaintenanceWindow, useEndMaintenanceWindow, useIntegrationChoices, useMaintenanceWindows } from '../api/maintenance.ts';
@@ -31,45 +34,29 @@ export function MaintenanceTab({ tenantId }: { tenantId: string }) {
   if (list.isPending) return <Loading />;
   if (list.isError) return <LoadError message={MAINTENANCE_MSG.loadFailed} onRetry={() => void list.refetch()} />;
   const windows = [...list.data].sort((a, b) => ORDER[a.state] - ORDER[b.state] || (a.nextStart ?? a.start ?? '').localeCompare(b.nextStart ?? b.start ?? ''));
-  const failed = (err: unknown) => notifications.show({ color: 'red', message: err instanceof Error ? err.message : 'The action failed. Please try again.' });
   const done = (message: string) => () => {
     setConfirm(null);
     notifications.show({ color: 'green', message });
   };
 
   return (
-    <Stack gap="md" data-testid="maintenance-tab">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Text size="sm" c="dimmed" maw={640}>
-          {MAINTENANCE_MSG.formHint}
-        </Text>
-        {canManage && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ editing: null })} data-testid="maintenance-new">
-            New window
-          </Button>
-        )}
-      </Group>
-      {windows.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" ta="center">
-          <IconTool size={32} stroke={1.5} />
-          <Text c="dimmed" mt="xs" data-testid="maintenance-empty">
-            {MAINTENANCE_MSG.none}
-          </Text>
-        </Paper>
-      ) : (
-        windows.map((w) => (
-          <MaintenanceWindowCard
-            key={w.id}
-            window={w}
-            clients={clientNames}
-            integrations={integrationNames}
-            canManage={canManage}
-            onEdit={() => setForm({ editing: w })}
-            onEnd={() => setConfirm({ kind: 'end', window: w })}
-            onDelete={() => setConfirm({ kind: 'delete', window: w })}
-          />
-        ))
+    <ListPanel
+      data-testid="maintenance-tab"
+      header={{ description: MAINTENANCE_MSG.formHint, action: canManage && <AddButton onClick={() => setForm({ editing: null })} data-testid="maintenance-new">New window</AddButton> }}
+      items={windows}
+      empty={{ icon: IconTool, text: MAINTENANCE_MSG.none, testId: 'maintenance-empty' }}
+      card={(w) => (
+        <MaintenanceWindowCard
+          window={w}
+          clients={clientNames}
+          integrations={integrationNames}
+          canManage={canManage}
+          onEdit={() => setForm({ editing: w })}
+          onEnd={() => setConfirm({ kind: 'end', window: w })}
+          onDelete={() => setConfirm({ kind: 'delete', window: w })}
+        />
       )}
+    >
       {form && <MaintenanceFormModal key={form.editing?.id ?? 'new'} tenantId={tenantId} editing={form.editing} onClose={() => setForm(null)} />}
       <ConfirmModal
         opened={!!confirm}
@@ -82,8 +69,8 @@ export function MaintenanceTab({ tenantId }: { tenantId: string }) {
         onClose={() => setConfirm(null)}
         onConfirm={() => {
           if (!confirm) return;
-          if (confirm.kind === 'end') end.mutate(confirm.window.id, { onSuccess: done(`${confirm.window.name} has ended`), onError: failed });
-          else remove.mutate(confirm.window.id, { onSuccess: done(`${confirm.window.name} is deleted`), onError: failed });
+          if (confirm.kind === 'end') end.mutate(confirm.window.id, { onSuccess: done(`${confirm.window.name} has ended`), onError: notifyActionFailed });
+          else remove.mutate(confirm.window.id, { onSuccess: done(`${confirm.window.name} is deleted`), onError: notifyActionFailed });
         }}
       >
         <Text size="sm" fw={600} className="wrap-anywhere">
@@ -91,6 +78,6 @@ export function MaintenanceTab({ tenantId }: { tenantId: string }) {
         </Text>
         <Text size="sm">{confirm?.kind === 'end' ? MAINTENANCE_MSG.endConfirm : MAINTENANCE_MSG.deleteConfirm}</Text>
       </ConfirmModal>
-    </Stack>
+    </ListPanel>
   );
 }

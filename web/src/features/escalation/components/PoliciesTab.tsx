@@ -1,10 +1,13 @@
 import { useState } from 'react';
-import { Button, Group, Paper, SimpleGrid, Stack, Text } from '@mantine/core';
-import { IconPlus, IconSitemap } from '@tabler/icons-react';
+import { SimpleGrid, Stack } from '@mantine/core';
+import { IconSitemap } from '@tabler/icons-react';
 import { ESCALATION_MSG, type EscalationPolicy } from '../../../../../contract/escalation.ts';
 import { MSG } from '../../../../../contract/messages.ts';
 import { LoadError } from '../../../components/AccessState.tsx';
+import { AddButton } from '../../../components/AddButton.tsx';
+import { EmptyCard } from '../../../components/EmptyCard.tsx';
 import { Loading } from '../../../components/Loading.tsx';
+import { PanelHeader } from '../../../components/PanelHeader.tsx';
 import { usePolicies } from '../api/policies.ts';
 import { useMemberChoices } from '../../../lib/member-choices.ts';
 import { useSchedules } from '../api/schedules.ts';
@@ -41,22 +44,15 @@ export function PoliciesTab({ tenantId }: { tenantId: string }) {
 
   return (
     <Stack gap="md" data-testid="policies-tab">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Text size="sm" c="dimmed" maw={640}>
-          Who is paged when an alert opens, and who next while nobody acknowledges it. An integration or a client can name its own policy; every other alert follows the default.
-        </Text>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ policy: null })}>
-          {ESCALATION_MSG.createPolicy}
-        </Button>
-      </Group>
+      <PanelHeader
+        description="Who is paged when an alert opens, and who next while nobody acknowledges it. An integration or a client can name its own policy; every other alert follows the default."
+        action={<AddButton onClick={() => setForm({ policy: null })}>{ESCALATION_MSG.createPolicy}</AddButton>}
+      />
 
       {policies.data.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" ta="center">
-          <IconSitemap size={32} stroke={1.5} />
-          <Text c="dimmed" mt="xs" data-testid="policies-empty">
-            {MSG.noEscalationPolicies}
-          </Text>
-        </Paper>
+        <EmptyCard icon={IconSitemap} data-testid="policies-empty">
+          {MSG.noEscalationPolicies}
+        </EmptyCard>
       ) : (
         <SimpleGrid cols={{ base: 1, lg: 2 }} spacing="md">
           {policies.data.map((p) => (

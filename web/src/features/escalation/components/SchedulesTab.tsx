@@ -1,10 +1,13 @@
 import { useState } from 'react';
-import { Button, Group, Paper, Stack, Text } from '@mantine/core';
-import { IconCalendarTime, IconPlus } from '@tabler/icons-react';
+import { Stack, Text } from '@mantine/core';
+import { IconCalendarTime } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
 import type { Schedule } from '../../../../../contract/schedules.ts';
 import { LoadError } from '../../../components/AccessState.tsx';
+import { AddButton } from '../../../components/AddButton.tsx';
+import { EmptyCard } from '../../../components/EmptyCard.tsx';
 import { Loading } from '../../../components/Loading.tsx';
+import { PanelHeader } from '../../../components/PanelHeader.tsx';
 import { useOnCallMembers, useOnCallNow, useSchedules } from '../api/schedules.ts';
 import { ScheduleCard } from './ScheduleCard.tsx';
 import { ScheduleDeleteModal } from './ScheduleDeleteModal.tsx';
@@ -38,24 +41,15 @@ export function SchedulesTab({ tenantId, canManage = true }: { tenantId: string;
 
   return (
     <Stack gap="md" data-testid="schedules-tab">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <Text size="sm" c="dimmed" maw={640}>
-          Who is on call, hour by hour, in each schedule&apos;s own time zone. Escalation policies page whoever is on call when an alert opens.
-        </Text>
-        {canManage && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ schedule: null })}>
-            Create Schedule
-          </Button>
-        )}
-      </Group>
+      <PanelHeader
+        description="Who is on call, hour by hour, in each schedule's own time zone. Escalation policies page whoever is on call when an alert opens."
+        action={canManage && <AddButton onClick={() => setForm({ schedule: null })}>Create Schedule</AddButton>}
+      />
 
       {schedules.data.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" ta="center">
-          <IconCalendarTime size={32} stroke={1.5} />
-          <Text c="dimmed" mt="xs" data-testid="schedules-empty">
-            {MSG.noSchedules}
-          </Text>
-        </Paper>
+        <EmptyCard icon={IconCalendarTime} data-testid="schedules-empty">
+          {MSG.noSchedules}
+        </EmptyCard>
       ) : (
         <Stack gap="md">
           {onCall.isError && (

@@ -1,10 +1,11 @@
-import { Anchor, Badge, Button, Code, Group, Paper, SimpleGrid, Text, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Code, Group, Paper, SimpleGrid, Text, Tooltip } from '@mantine/core';
 import { IconEdit, IconPlayerPause, IconPlayerPlay, IconRefresh, IconTrash } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { PRIORITY_LABELS } from '../../../../../contract/alerts.ts';
 import type { Heartbeat } from '../../../../../contract/heartbeats.ts';
 import { formatAge, formatDateTime } from '../../../lib/dates.ts';
 import { HeartbeatStateBadge } from './HeartbeatStateBadge.tsx';
+import { CardButton } from '../../../components/CardButton.tsx';
 import { Copyable } from '../../../components/Copyable.tsx';
 
 /** "1 day", "90 minutes", "2 hours": a number of minutes in the largest unit it is whole in. */
@@ -51,18 +52,18 @@ export function HeartbeatCard({ heartbeat: h, canManage, onEdit, onTogglePause, 
         </Group>
         {canManage && (
           <Group gap="xs" wrap="wrap">
-            <Button size="xs" variant="default" leftSection={<IconEdit size={14} />} onClick={onEdit}>
+            <CardButton icon={IconEdit} variant="default" onClick={onEdit}>
               Edit
-            </Button>
-            <Button size="xs" variant="default" leftSection={paused ? <IconPlayerPlay size={14} /> : <IconPlayerPause size={14} />} onClick={onTogglePause} loading={busy}>
+            </CardButton>
+            <CardButton icon={paused ? IconPlayerPlay : IconPlayerPause} variant="default" onClick={onTogglePause} loading={busy}>
               {paused ? 'Resume' : 'Pause'}
-            </Button>
-            <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} onClick={onRenew}>
+            </CardButton>
+            <CardButton icon={IconRefresh} variant="default" onClick={onRenew}>
               Renew URL
-            </Button>
-            <Button size="xs" variant="light" color="red" leftSection={<IconTrash size={14} />} onClick={onDelete}>
+            </CardButton>
+            <CardButton icon={IconTrash} variant="light" color="red" onClick={onDelete}>
               Delete
-            </Button>
+            </CardButton>
           </Group>
         )}
       </Group>

@@ -1,11 +1,14 @@
 import { useState } from 'react';
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconHeartbeat, IconPlus } from '@tabler/icons-react';
+import { IconHeartbeat } from '@tabler/icons-react';
 import { HEARTBEAT_MSG, type Heartbeat, type HeartbeatWithPingUrl } from '../../../../../contract/heartbeats.ts';
 import { LoadError } from '../../../components/AccessState.tsx';
-import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
+import { AddButton } from '../../../components/AddButton.tsx';
+import { ConfirmCardAction } from '../../../components/ConfirmCardAction.tsx';
+import { ListPanel } from '../../../components/ListPanel.tsx';
 import { Loading } from '../../../components/Loading.tsx';
+import { notifyActionFailed } from '../../../components/notify-action-failed.ts';
 import { useCurrentTenant } from '../../../lib/session.tsx';
 import { useDeleteHeartbeat } from '../api/delete-heartbeat.ts';
 import { useHeartbeats } from '../api/list-heartbeats.ts';
@@ -14,6 +17,8 @@ import { useRenewPingUrl } from '../api/renew-ping-url.ts';
 import { HeartbeatCard } from './HeartbeatCard.tsx';
 import { HeartbeatFormModal } from './HeartbeatFormModal.tsx';
 import { PingUrlModal } from './PingUrlModal.tsx';
+
+const INTRO = 'Scheduled jobs (backups, syncs, cron tasks) ping their URL when they run; a ping that does not come in time opens an alert.';
 
 /**
  * A tenant's heartbeat monitors (Tenant Admin shows this as its Heartbeats tab). Every member may read them; the
@@ -30,55 +35,35 @@ export function HeartbeatsPanel({ tenantId }: { tenantId: string }) {
   const [revealed, setRevealed] = useState<HeartbeatWithPingUrl | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'renew' | 'delete'; heartbeat: Heartbeat } | null>(null);
 
+  const close = () => setConfirm(null);
+  const deleted = (_: unknown, h: Heartbeat) => notifications.show({ color: 'green', message: `${h.name} is deleted` });
+
   if (list.isPending) return <Loading />;
   if (list.isError) return <LoadError message={HEARTBEAT_MSG.loadFailed} onRetry={() => void list.refetch()} />;
-  const failed = (err: unknown) => notifications.show({ color: 'red', message: err instanceof Error ? err.message : 'The action failed. Please try again.' });
 
   return (
-    <Stack gap="md" data-testid="heartbeats-panel">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <div>
-          <Title order={2} size="h3">
-            Heartbeats
-          </Title>
-          <Text size="sm" c="dimmed">
-            Scheduled jobs (backups, syncs, cron tasks) ping their URL when they run; a ping that does not come in time opens an alert.
-          </Text>
-        </div>
-        {canManage && (
-          <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ editing: null })}>
-            New monitor
-          </Button>
-        )}
-      </Group>
-
-      {list.data.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" ta="center">
-          <IconHeartbeat size={32} stroke={1.5} />
-          <Text c="dimmed" mt="xs" data-testid="heartbeats-empty">
-            {HEARTBEAT_MSG.none}
-          </Text>
-        </Paper>
-      ) : (
-        list.data.map((h) => (
-          <HeartbeatCard
-            key={h.id}
-            heartbeat={h}
-            canManage={canManage}
-            busy={pause.isPending && pause.variables?.id === h.id}
-            onEdit={() => setForm({ editing: h })}
-            onTogglePause={() =>
-              pause.mutate(
-                { id: h.id, paused: h.state !== 'paused' },
-                { onSuccess: (r) => notifications.show({ color: 'green', message: r.state === 'paused' ? `${h.name} is paused` : `${h.name} is monitored again` }), onError: failed },
-              )
-            }
-            onRenew={() => setConfirm({ kind: 'renew', heartbeat: h })}
-            onDelete={() => setConfirm({ kind: 'delete', heartbeat: h })}
-          />
-        ))
+    <ListPanel
+      data-testid="heartbeats-panel"
+      header={{ title: 'Heartbeats', description: INTRO, action: canManage && <AddButton onClick={() => setForm({ editing: null })}>New monitor</AddButton> }}
+      items={list.data}
+      empty={{ icon: IconHeartbeat, text: HEARTBEAT_MSG.none, testId: 'heartbeats-empty' }}
+      card={(h) => (
+        <HeartbeatCard
+          heartbeat={h}
+          canManage={canManage}
+          busy={pause.isPending && pause.variables?.id === h.id}
+          onEdit={() => setForm({ editing: h })}
+          onTogglePause={() =>
+            pause.mutate(
+              { id: h.id, paused: h.state !== 'paused' },
+              { onSuccess: (r) => notifications.show({ color: 'green', message: r.state === 'paused' ? `${h.name} is paused` : `${h.name} is monitored again` }), onError: notifyActionFailed },
+            )
+          }
+          onRenew={() => setConfirm({ kind: 'renew', heartbeat: h })}
+          onDelete={() => setConfirm({ kind: 'delete', heartbeat: h })}
+        />
       )}
-
+    >
       {form && (
         <HeartbeatFormModal
           key={form.editing?.id ?? 'new'}
@@ -92,53 +77,15 @@ export function HeartbeatsPanel({ tenantId }: { tenantId: string }) {
         />
       )}
       <PingUrlModal revealed={revealed} onClose={() => setRevealed(null)} />
-      <ConfirmModal
-        opened={confirm?.kind === 'renew'}
-        title="Renew ping URL"
-        confirmLabel="Renew URL"
-        color="orange"
-        centered={false}
-        data-testid="confirm-modal"
-        loading={renew.isPending}
-        onClose={() => setConfirm(null)}
-        onConfirm={() =>
-          confirm &&
-          renew.mutate(confirm.heartbeat.id, {
-            onSuccess: (r) => {
-              setConfirm(null);
-              setRevealed(r);
-            },
-            onError: failed,
-          })
-        }
-      >
+      <ConfirmCardAction target={confirm?.kind === 'renew' ? confirm.heartbeat : null} action={renew} title="Renew ping URL" confirmLabel="Renew URL" color="orange" onClose={close} onDone={setRevealed}>
         <Text size="sm">{HEARTBEAT_MSG.renewConfirm}</Text>
-      </ConfirmModal>
-      <ConfirmModal
-        opened={confirm?.kind === 'delete'}
-        title="Delete heartbeat monitor"
-        confirmLabel="Delete"
-        color="red"
-        centered={false}
-        data-testid="confirm-modal"
-        loading={remove.isPending}
-        onClose={() => setConfirm(null)}
-        onConfirm={() =>
-          confirm &&
-          remove.mutate(confirm.heartbeat.id, {
-            onSuccess: () => {
-              setConfirm(null);
-              notifications.show({ color: 'green', message: `${confirm.heartbeat.name} is deleted` });
-            },
-            onError: failed,
-          })
-        }
-      >
+      </ConfirmCardAction>
+      <ConfirmCardAction target={confirm?.kind === 'delete' ? confirm.heartbeat : null} action={remove} title="Delete heartbeat monitor" confirmLabel="Delete" color="red" onClose={close} onDone={deleted}>
         <Text size="sm" fw={600} className="wrap-anywhere">
           {confirm?.heartbeat.name}
         </Text>
         <Text size="sm">{HEARTBEAT_MSG.deleteConfirm}</Text>
-      </ConfirmModal>
-    </Stack>
+      </ConfirmCardAction>
+    </ListPanel>
   );
 }

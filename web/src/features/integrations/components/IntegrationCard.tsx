@@ -1,6 +1,7 @@
 import { Badge, Button, Code, Group, Paper, SimpleGrid, Text } from '@mantine/core';
 import { IconBan, IconEdit, IconMail, IconRefresh, IconRoute, IconSend } from '@tabler/icons-react';
 import { DEFAULT_EMAIL_SETTINGS, type Integration } from '../../../../../contract/integrations.ts';
+import { CardButton } from '../../../components/CardButton.tsx';
 import { Copyable } from '../../../components/Copyable.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { FormatUrls } from './FormatUrls.tsx';
@@ -47,21 +48,21 @@ export function IntegrationCard({
         </Group>
         {active && (
           <Group gap="xs" wrap="wrap">
-            <Button size="xs" variant="light" leftSection={<IconSend size={14} />} onClick={onTest} loading={testing}>
+            <CardButton icon={IconSend} variant="light" onClick={onTest} loading={testing}>
               Send test alert
-            </Button>
-            <Button size="xs" variant="default" leftSection={<IconEdit size={14} />} onClick={onEdit}>
+            </CardButton>
+            <CardButton icon={IconEdit} variant="default" onClick={onEdit}>
               Edit
-            </Button>
-            <Button size="xs" variant="default" leftSection={<IconRoute size={14} />} onClick={onRules}>
+            </CardButton>
+            <CardButton icon={IconRoute} variant="default" onClick={onRules}>
               Routing rules
-            </Button>
-            <Button size="xs" variant="default" leftSection={<IconRefresh size={14} />} onClick={onRotate}>
+            </CardButton>
+            <CardButton icon={IconRefresh} variant="default" onClick={onRotate}>
               Rotate key
-            </Button>
-            <Button size="xs" variant="light" color="red" leftSection={<IconBan size={14} />} onClick={onRevoke}>
+            </CardButton>
+            <CardButton icon={IconBan} variant="light" color="red" onClick={onRevoke}>
               Revoke
-            </Button>
+            </CardButton>
           </Group>
         )}
       </Group>

@@ -1,12 +1,15 @@
 import { lazy, Suspense, useState } from 'react';
-import { Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconPlugConnected, IconPlus } from '@tabler/icons-react';
+import { IconPlugConnected } from '@tabler/icons-react';
 import { EMAIL_MSG, INTEGRATION_MSG, type Integration, type IntegrationWithKey } from '../../../../../contract/integrations.ts';
 import { ApiError } from '../../../lib/api.ts';
 import { LoadError, NoPermission } from '../../../components/AccessState.tsx';
-import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
+import { AddButton } from '../../../components/AddButton.tsx';
+import { ConfirmCardAction } from '../../../components/ConfirmCardAction.tsx';
+import { ListPanel } from '../../../components/ListPanel.tsx';
 import { Loading } from '../../../components/Loading.tsx';
+import { notifyActionFailed } from '../../../components/notify-action-failed.ts';
 import { useIntegrations } from '../api/list-integrations.ts';
 import { useRotateIntegrationKey } from '../api/rotate-integration-key.ts';
 import { useRevokeIntegration } from '../api/revoke-integration.ts';
@@ -28,6 +31,9 @@ function policyNameOf(policyId: string | null, choices: EscalationPolicyChoice[]
   return 'client’s policy or the default';
 }
 
+const INTRO =
+  'Keys your monitoring tools use to send alerts: PagerDuty Events v2, Prometheus Alertmanager or plain JSON; tools that only send mail use the integration’s email address.';
+
 export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
   const list = useIntegrations(tenantId);
   const rotate = useRotateIntegrationKey(tenantId);
@@ -40,58 +46,41 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
   const [rulesOf, setRulesOf] = useState<Integration | null>(null);
   const [confirm, setConfirm] = useState<{ kind: 'rotate' | 'revoke' | 'renew-email'; integration: Integration } | null>(null);
 
+  const close = () => setConfirm(null);
+  const renewed = (r: Integration) => notifications.show({ color: 'green', message: `New address for ${r.name}: ${r.emailAddress ?? ''}` });
+  const revoked = (_: unknown, i: Integration) => notifications.show({ color: 'green', message: `${i.name} is revoked` });
+
   if (list.isPending) return <Loading />;
   if (list.isError) {
     if (list.error instanceof ApiError && list.error.status === 403) return <NoPermission />;
     return <LoadError message={INTEGRATION_MSG.loadFailed} onRetry={() => void list.refetch()} />;
   }
-  const failed = (err: unknown) => notifications.show({ color: 'red', message: err instanceof Error ? err.message : 'The action failed. Please try again.' });
 
   return (
-    <Stack gap="md" data-testid="integrations-panel">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <div>
-          <Title order={2} size="h3">
-            Integrations
-          </Title>
-          <Text size="sm" c="dimmed">
-            Keys your monitoring tools use to send alerts: PagerDuty Events v2, Prometheus Alertmanager or plain JSON; tools that only send mail use the integration’s email address.
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ editing: null })}>
-          New integration
-        </Button>
-      </Group>
-
-      {list.data.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" ta="center">
-          <IconPlugConnected size={32} stroke={1.5} />
-          <Text c="dimmed" mt="xs" data-testid="integrations-empty">
-            {INTEGRATION_MSG.noIntegrations}
-          </Text>
-        </Paper>
-      ) : (
-        list.data.map((i) => (
-          <IntegrationCard
-            key={i.id}
-            integration={i}
-            policyName={policyNameOf(i.escalationPolicyId, policies.data)}
-            testing={test.isPending && test.variables === i.id}
-            onEdit={() => setForm({ editing: i })}
-            onRotate={() => setConfirm({ kind: 'rotate', integration: i })}
-            onRevoke={() => setConfirm({ kind: 'revoke', integration: i })}
-            onRenewEmail={() => setConfirm({ kind: 'renew-email', integration: i })}
-            onRules={() => setRulesOf(i)}
-            onTest={() =>
-              test.mutate(i.id, {
-                onSuccess: () => notifications.show({ color: 'green', message: `Test alert sent through ${i.name}: it is on the dashboard now.` }),
-                onError: failed,
-              })
-            }
-          />
-        ))
+    <ListPanel
+      data-testid="integrations-panel"
+      header={{ title: 'Integrations', description: INTRO, action: <AddButton onClick={() => setForm({ editing: null })}>New integration</AddButton> }}
+      items={list.data}
+      empty={{ icon: IconPlugConnected, text: INTEGRATION_MSG.noIntegrations, testId: 'integrations-empty' }}
+      card={(i) => (
+        <IntegrationCard
+          integration={i}
+          policyName={policyNameOf(i.escalationPolicyId, policies.data)}
+          testing={test.isPending && test.variables === i.id}
+          onEdit={() => setForm({ editing: i })}
+          onRotate={() => setConfirm({ kind: 'rotate', integration: i })}
+          onRevoke={() => setConfirm({ kind: 'revoke', integration: i })}
+          onRenewEmail={() => setConfirm({ kind: 'renew-email', integration: i })}
+          onRules={() => setRulesOf(i)}
+          onTest={() =>
+            test.mutate(i.id, {
+              onSuccess: () => notifications.show({ color: 'green', message: `Test alert sent through ${i.name}: it is on the dashboard now.` }),
+              onError: notifyActionFailed,
+            })
+          }
+        />
       )}
-
+    >
       {form && (
         <IntegrationFormModal
           key={form.editing?.id ?? 'new'}
@@ -111,75 +100,18 @@ export function IntegrationsPanel({ tenantId }: { tenantId: string }) {
           <RoutingRulesModal key={rulesOf.id} tenantId={tenantId} integration={rulesOf} onClose={() => setRulesOf(null)} />
         </Suspense>
       )}
-      <ConfirmModal
-        opened={confirm?.kind === 'rotate'}
-        title="Rotate key"
-        confirmLabel="Rotate key"
-        color="orange"
-        centered={false}
-        data-testid="confirm-modal"
-        loading={rotate.isPending}
-        onClose={() => setConfirm(null)}
-        onConfirm={() =>
-          confirm &&
-          rotate.mutate(confirm.integration.id, {
-            onSuccess: (r) => {
-              setConfirm(null);
-              setRevealed(r);
-            },
-            onError: failed,
-          })
-        }
-      >
+      <ConfirmCardAction target={confirm?.kind === 'rotate' ? confirm.integration : null} action={rotate} title="Rotate key" confirmLabel="Rotate key" color="orange" onClose={close} onDone={setRevealed}>
         <Text size="sm">A new key replaces the current key of {confirm?.integration.name}. The current key stops working at once: update the tools that use it.</Text>
-      </ConfirmModal>
-      <ConfirmModal
-        opened={confirm?.kind === 'renew-email'}
-        title="Renew email address"
-        confirmLabel="Renew address"
-        color="orange"
-        centered={false}
-        data-testid="confirm-modal"
-        loading={renewEmail.isPending}
-        onClose={() => setConfirm(null)}
-        onConfirm={() =>
-          confirm &&
-          renewEmail.mutate(confirm.integration.id, {
-            onSuccess: (r) => {
-              setConfirm(null);
-              notifications.show({ color: 'green', message: `New address for ${r.name}: ${r.emailAddress ?? ''}` });
-            },
-            onError: failed,
-          })
-        }
-      >
+      </ConfirmCardAction>
+      <ConfirmCardAction target={confirm?.kind === 'renew-email' ? confirm.integration : null} action={renewEmail} title="Renew email address" confirmLabel="Renew address" color="orange" onClose={close} onDone={renewed}>
         <Text size="sm">
           {confirm?.integration.name} gets a new email address. {EMAIL_MSG.addressRenewed}
         </Text>
-      </ConfirmModal>
-      <ConfirmModal
-        opened={confirm?.kind === 'revoke'}
-        title="Revoke integration"
-        confirmLabel="Revoke"
-        color="red"
-        centered={false}
-        data-testid="confirm-modal"
-        loading={revoke.isPending}
-        onClose={() => setConfirm(null)}
-        onConfirm={() =>
-          confirm &&
-          revoke.mutate(confirm.integration.id, {
-            onSuccess: () => {
-              setConfirm(null);
-              notifications.show({ color: 'green', message: `${confirm.integration.name} is revoked` });
-            },
-            onError: failed,
-          })
-        }
-      >
+      </ConfirmCardAction>
+      <ConfirmCardAction target={confirm?.kind === 'revoke' ? confirm.integration : null} action={revoke} title="Revoke integration" confirmLabel="Revoke" color="red" onClose={close} onDone={revoked}>
         <Text size="sm">Events sent with the key of {confirm?.integration.name} will be refused from now on. Its alerts stay. This cannot be undone.</Text>
-      </ConfirmModal>
-    </Stack>
+      </ConfirmCardAction>
+    </ListPanel>
   );
 }
 

@@ -1,8 +1,10 @@
 import { useState } from 'react';
-import { ActionIcon, Alert as Callout, Badge, Button, Code, Group, Loader, Paper, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Alert as Callout, Badge, Button, Code, Group, Loader, Paper, Stack, Text, Tooltip } from '@mantine/core';
 import { IconAlertTriangle, IconMailbox, IconRefresh } from '@tabler/icons-react';
 import type { RulesPreview } from '../../../../../contract/ingest-formats.ts';
 import { PriorityBadge } from '../../../components/AlertBadges.tsx';
+import { EmptyCard } from '../../../components/EmptyCard.tsx';
+import { PanelTitle } from '../../../components/PanelHeader.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 
@@ -128,14 +130,7 @@ export function RulesPreviewPanel({
   return (
     <Stack gap="xs" data-testid="rules-preview" aria-busy={fetching}>
       <Group justify="space-between" gap="xs" wrap="nowrap">
-        <div>
-          <Title order={3} size="h5">
-            Preview
-          </Title>
-          <Text size="xs" c="dimmed">
-            The last 20 events, with these rules (not saved yet).
-          </Text>
-        </div>
+        <PanelTitle sub title="Preview" description="The last 20 events, with these rules (not saved yet)." />
         <Group gap={4} wrap="nowrap">
           {fetching && <Loader size="xs" aria-label="Updating the preview" />}
           <Tooltip label="Refresh">
@@ -167,12 +162,9 @@ export function RulesPreviewPanel({
           </Text>
         </Group>
       ) : preview && preview.events.length === 0 ? (
-        <Paper withBorder p="lg" radius="md" ta="center">
-          <IconMailbox size={28} stroke={1.5} aria-hidden />
-          <Text size="sm" c="dimmed" data-testid="preview-empty">
-            {PREVIEW_TEXT.empty}
-          </Text>
-        </Paper>
+        <EmptyCard compact icon={IconMailbox} data-testid="preview-empty">
+          {PREVIEW_TEXT.empty}
+        </EmptyCard>
       ) : (
         preview?.events.map((e) => <EventRow key={e.id} event={e} ownClient={ownClient} policyOfRule={policyOfRule} />)
       )}

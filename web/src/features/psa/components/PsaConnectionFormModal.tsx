@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { Alert as Callout, Button, Group, Modal, SegmentedControl, Stack, Switch, TextInput } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
-import { IconAlertTriangle } from '@tabler/icons-react';
+import { SegmentedControl, Switch } from '@mantine/core';
 import type { AlertPriority } from '../../../../../contract/alerts.ts';
 import { PSA_MSG, PSA_NAMES, PSA_SECRET_FIELDS, PSA_TYPES, type PsaConnection, type PsaConnectionInput, type PsaType } from '../../../../../contract/psa.ts';
+import { FormModal } from '../../../components/FormModal.tsx';
+import { NameField } from '../../../components/NameField.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { useCreatePsaConnection, useUpdatePsaConnection } from '../api/psa-connections.ts';
 import { PSA_UI, SETTINGS_FIELDS } from './psa-texts.ts';
@@ -50,7 +50,6 @@ function buildSettings(type: PsaType, values: Record<string, string>, priorities
 
 /** New PSA connection (ConnectWise PSA, Autotask or HaloPSA) or Edit PSA connection. */
 export function PsaConnectionFormModal({ tenantId, editing, onClose }: { tenantId: string; editing: PsaConnection | null; onClose: () => void }) {
-  const phone = !!useMediaQuery('(max-width: 36em)');
   const create = useCreatePsaConnection(tenantId);
   const update = useUpdatePsaConnection(tenantId);
   const [type, setType] = useState<PsaType>(editing?.type ?? 'connectwise');
@@ -91,51 +90,39 @@ export function PsaConnectionFormModal({ tenantId, editing, onClose }: { tenantI
 
   const secretsSet = editing ? editing.secretsSet : Object.fromEntries(PSA_SECRET_FIELDS[type].map((k) => [k, false]));
   return (
-    <Modal opened onClose={onClose} title={editing ? 'Edit PSA connection' : 'New PSA connection'} size="lg" fullScreen={phone} data-testid="psa-form">
-      <form
-        onSubmit={(e) => {
-          e.preventDefault();
-          submit();
-        }}
-      >
-        <Stack gap="sm">
-          {failure && (
-            <Callout color="red" icon={<IconAlertTriangle />} data-testid="psa-form-failure">
-              {failure}
-            </Callout>
-          )}
-          {!editing && (
-            <SegmentedControl
-              aria-label="PSA"
-              fullWidth
-              value={type}
-              onChange={(v) => changeType(v as PsaType)}
-              data={PSA_TYPES.map((t) => ({ value: t, label: PSA_NAMES[t] }))}
-              data-testid="psa-type"
-            />
-          )}
-          <TextInput label="Name" placeholder={`${PSA_NAMES[type]} (production)`} value={name} onChange={(e) => (setName(e.currentTarget.value), clear('name'))} error={errors.name || undefined} data-autofocus withAsterisk />
-          <PsaSettingsFields
-            type={type}
-            values={values}
-            onChange={(k, v) => (setValues((s) => ({ ...s, [k]: v })), clear(`settings.${k}`))}
-            priorities={priorities}
-            onPriority={(p, v) => (setPriorities((s) => ({ ...s, [p]: v })), clear(`settings.priorities.${p}`))}
-            secretsSet={secretsSet}
-            errors={errors}
-          />
-          <PsaRulesFields tenantId={tenantId} connectionId={editing?.id ?? null} psaName={PSA_NAMES[type]} value={rules} onChange={(r) => (setRules(r), clear('rules.priorities'), clear('rules.unacknowledgedMinutes'), clear('rules.catchAllCompanyId'))} errors={errors} />
-          {editing && <Switch label="Enabled" description="A disabled connection opens no ticket and updates none." checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />}
-          <Group justify="flex-end" mt="sm">
-            <Button variant="default" onClick={onClose}>
-              Cancel
-            </Button>
-            <Button type="submit" loading={create.isPending || update.isPending}>
-              {editing ? 'Save' : 'Create connection'}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Modal>
+    <FormModal
+      title={editing ? 'Edit PSA connection' : 'New PSA connection'}
+      size="lg"
+      onClose={onClose}
+      onSubmit={submit}
+      failure={failure}
+      failureTestId="psa-form-failure"
+      submitLabel={editing ? 'Save' : 'Create connection'}
+      submitting={create.isPending || update.isPending}
+      data-testid="psa-form"
+    >
+      {!editing && (
+        <SegmentedControl
+          aria-label="PSA"
+          fullWidth
+          value={type}
+          onChange={(v) => changeType(v as PsaType)}
+          data={PSA_TYPES.map((t) => ({ value: t, label: PSA_NAMES[t] }))}
+          data-testid="psa-type"
+        />
+      )}
+      <NameField placeholder={`${PSA_NAMES[type]} (production)`} value={name} onChange={(v) => (setName(v), clear('name'))} error={errors.name} />
+      <PsaSettingsFields
+        type={type}
+        values={values}
+        onChange={(k, v) => (setValues((s) => ({ ...s, [k]: v })), clear(`settings.${k}`))}
+        priorities={priorities}
+        onPriority={(p, v) => (setPriorities((s) => ({ ...s, [p]: v })), clear(`settings.priorities.${p}`))}
+        secretsSet={secretsSet}
+        errors={errors}
+      />
+      <PsaRulesFields tenantId={tenantId} connectionId={editing?.id ?? null} psaName={PSA_NAMES[type]} value={rules} onChange={(r) => (setRules(r), clear('rules.priorities'), clear('rules.unacknowledgedMinutes'), clear('rules.catchAllCompanyId'))} errors={errors} />
+      {editing && <Switch label="Enabled" description="A disabled connection opens no ticket and updates none." checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />}
+    </FormModal>
   );
 }

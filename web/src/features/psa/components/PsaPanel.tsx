@@ -1,13 +1,17 @@
 import { useState } from 'react';
-import { Alert as Callout, Badge, Button, Group, Paper, Stack, Text, Title } from '@mantine/core';
+import { Alert as Callout, Badge, Group, Paper, Stack, Text } from '@mantine/core';
 import { notifications } from '@mantine/notifications';
-import { IconAlertTriangle, IconBuildingCommunity, IconCircleCheck, IconEdit, IconPlugConnected, IconPlus, IconTicket, IconTrash } from '@tabler/icons-react';
+import { IconAlertTriangle, IconBuildingCommunity, IconCircleCheck, IconEdit, IconPlugConnected, IconTicket, IconTrash } from '@tabler/icons-react';
 import { PRIORITY_LABELS } from '../../../../../contract/alerts.ts';
 import { PSA_NAMES, type PsaConnection, type PsaTestResult } from '../../../../../contract/psa.ts';
 import { LoadError } from '../../../components/AccessState.tsx';
+import { AddButton } from '../../../components/AddButton.tsx';
+import { CardButton } from '../../../components/CardButton.tsx';
 import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
 import { Copyable } from '../../../components/Copyable.tsx';
+import { ListPanel } from '../../../components/ListPanel.tsx';
 import { Loading } from '../../../components/Loading.tsx';
+import { notifyActionFailed } from '../../../components/notify-action-failed.ts';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useDeletePsaConnection, usePsaConnections, useTestPsaConnection } from '../api/psa-connections.ts';
 import { PsaCompanyMapModal } from './PsaCompanyMapModal.tsx';
@@ -51,18 +55,18 @@ function ConnectionCard({ c, testing, tested, onTest, onMap, onEdit, onDelete }:
           )}
         </Group>
         <Group gap={4}>
-          <Button size="xs" variant="subtle" leftSection={<IconPlugConnected size={14} />} onClick={onTest} loading={testing}>
+          <CardButton icon={IconPlugConnected} onClick={onTest} loading={testing}>
             Test connection
-          </Button>
-          <Button size="xs" variant="subtle" leftSection={<IconBuildingCommunity size={14} />} onClick={onMap}>
+          </CardButton>
+          <CardButton icon={IconBuildingCommunity} onClick={onMap}>
             Company mapping
-          </Button>
-          <Button size="xs" variant="subtle" leftSection={<IconEdit size={14} />} onClick={onEdit}>
+          </CardButton>
+          <CardButton icon={IconEdit} onClick={onEdit}>
             Edit
-          </Button>
-          <Button size="xs" variant="subtle" color="red" leftSection={<IconTrash size={14} />} onClick={onDelete} aria-label={`Delete ${c.name}`}>
+          </CardButton>
+          <CardButton icon={IconTrash} color="red" onClick={onDelete} aria-label={`Delete ${c.name}`}>
             Delete
-          </Button>
+          </CardButton>
         </Group>
       </Group>
       {tested && (
@@ -100,46 +104,25 @@ export function PsaPanel({ tenantId }: { tenantId: string }) {
 
   if (list.isPending) return <Loading />;
   if (list.isError) return <LoadError message={PSA_UI.loadFailed} onRetry={() => void list.refetch()} />;
-  const failed = (err: unknown) => notifications.show({ color: 'red', message: err instanceof Error ? err.message : 'The action failed. Please try again.' });
 
   return (
-    <Stack gap="md" data-testid="psa-panel">
-      <Group justify="space-between" align="flex-end" gap="sm">
-        <div>
-          <Title order={2} size="h3">
-            {PSA_UI.title}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {PSA_UI.intro}
-          </Text>
-        </div>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setForm({ editing: null })}>
-          New PSA connection
-        </Button>
-      </Group>
-
-      {list.data.length === 0 ? (
-        <Paper withBorder p="xl" radius="md" ta="center">
-          <IconTicket size={32} stroke={1.5} />
-          <Text c="dimmed" mt="xs" data-testid="psa-empty">
-            {PSA_UI.none}
-          </Text>
-        </Paper>
-      ) : (
-        list.data.map((c) => (
-          <ConnectionCard
-            key={c.id}
-            c={c}
-            testing={test.isPending && test.variables === c.id}
-            tested={tested[c.id]}
-            onEdit={() => setForm({ editing: c })}
-            onMap={() => setMapOf(c)}
-            onDelete={() => setDeleting(c)}
-            onTest={() => test.mutate(c.id, { onSuccess: (r) => setTested((s) => ({ ...s, [c.id]: r })), onError: failed })}
-          />
-        ))
+    <ListPanel
+      data-testid="psa-panel"
+      header={{ title: PSA_UI.title, description: PSA_UI.intro, action: <AddButton onClick={() => setForm({ editing: null })}>New PSA connection</AddButton> }}
+      items={list.data}
+      empty={{ icon: IconTicket, text: PSA_UI.none, testId: 'psa-empty' }}
+      card={(c) => (
+        <ConnectionCard
+          c={c}
+          testing={test.isPending && test.variables === c.id}
+          tested={tested[c.id]}
+          onEdit={() => setForm({ editing: c })}
+          onMap={() => setMapOf(c)}
+          onDelete={() => setDeleting(c)}
+          onTest={() => test.mutate(c.id, { onSuccess: (r) => setTested((s) => ({ ...s, [c.id]: r })), onError: notifyActionFailed })}
+        />
       )}
-
+    >
       {form && <PsaConnectionFormModal key={form.editing?.id ?? 'new'} tenantId={tenantId} editing={form.editing} onClose={() => setForm(null)} />}
       {mapOf && <PsaCompanyMapModal tenantId={tenantId} connection={mapOf} onClose={() => setMapOf(null)} />}
       {deleting && (
@@ -157,13 +140,13 @@ export function PsaPanel({ tenantId }: { tenantId: string }) {
                 setDeleting(null);
                 notifications.show({ color: 'green', message: PSA_UI.deleted(deleting.name) });
               },
-              onError: failed,
+              onError: notifyActionFailed,
             })
           }
         >
           <Text size="sm">{PSA_UI.deleteConfirm(deleting.name)}</Text>
         </ConfirmModal>
       )}
-    </Stack>
+    </ListPanel>
   );
 }

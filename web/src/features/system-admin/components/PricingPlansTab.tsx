@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Badge, Button, Group, Paper, SimpleGrid, Stack, Text, Title, Tooltip } from '@mantine/core';
-import { IconPencil, IconPlus, IconReceipt, IconSettings, IconTrash } from '@tabler/icons-react';
+import { IconPencil, IconReceipt, IconSettings, IconTrash } from '@tabler/icons-react';
 import { MSG } from '../../../../../contract/messages.ts';
 import type { PricingPlan } from '../../../../../contract/pricing.ts';
 import { StatePanel } from '../../../components/AccessState.tsx';
-import { ConfirmModal } from '../../../components/ConfirmModal.tsx';
+import { AddButton } from '../../../components/AddButton.tsx';
 import { Loading } from '../../../components/Loading.tsx';
 import { formatDateTime } from '../../../lib/dates.ts';
 import { useDeletePricingPlan } from '../api/delete-pricing-plan.ts';
@@ -12,6 +12,7 @@ import { useAllPlans } from '../api/list-pricing-plans.ts';
 import { usePricingSettings } from '../../../lib/pricing-settings.ts';
 import { PlanFormModal } from './PlanFormModal.tsx';
 import { PricingSettingsModal } from './PricingSettingsModal.tsx';
+import { AdminDeleteModal } from './AdminDeleteModal.tsx';
 import { useDeleteConfirmation } from './use-delete-confirmation.ts';
 
 function PlanCard({ plan, onEdit, onDelete }: { plan: PricingPlan; onEdit: () => void; onDelete: () => void }) {
@@ -122,7 +123,7 @@ export function PricingPlansTab() {
   const [editing, setEditing] = useState<PricingPlan | 'new' | null>(null);
   const [settingsOpen, setSettingsOpen] = useState(false);
   const remove = useDeletePricingPlan();
-  const { deleting, ask: askDelete, confirm: confirmDelete, close: closeDelete } = useDeleteConfirmation(remove, (p: PricingPlan) => `The ${p.name} plan was deleted.`);
+  const deletion = useDeleteConfirmation(remove, (p: PricingPlan) => `The ${p.name} plan was deleted.`);
 
   let body;
   if (plans.isPending) body = <Loading />;
@@ -143,7 +144,7 @@ export function PricingPlansTab() {
             key={p.id}
             plan={p}
             onEdit={() => setEditing(p)}
-            onDelete={() => askDelete(p)}
+            onDelete={() => deletion.ask(p)}
           />
         ))}
       </SimpleGrid>
@@ -157,24 +158,20 @@ export function PricingPlansTab() {
         <Text c="dimmed" size="sm">
           Public plans appear on the home page and in registration, in sort order.
         </Text>
-        <Button leftSection={<IconPlus size={16} />} onClick={() => setEditing('new')} disabled={!plans.data}>
+        <AddButton onClick={() => setEditing('new')} disabled={!plans.data}>
           Add Plan
-        </Button>
+        </AddButton>
       </Group>
       {body}
       {editing && <PlanFormModal plan={editing === 'new' ? null : editing} nextSortOrder={nextSortOrder} onClose={() => setEditing(null)} />}
       {settingsOpen && settings.data && <PricingSettingsModal settings={settings.data} onClose={() => setSettingsOpen(false)} />}
-      <ConfirmModal
-        opened={deleting !== null}
+      <AdminDeleteModal
+        confirmation={deletion}
+        remove={remove}
         title="Delete Plan"
-        confirmLabel="Delete"
-        loading={remove.isPending}
-        onConfirm={confirmDelete}
-        onClose={closeDelete}
-        failure={{ title: MSG.pricingDeleteFailed, error: remove.error }}
-      >
-        <Text>{deleting ? `Are you sure you want to delete the ${deleting.name} plan? Tenants on it keep their current limits.` : ''}</Text>
-      </ConfirmModal>
+        failureTitle={MSG.pricingDeleteFailed}
+        question={(p) => `Are you sure you want to delete the ${p.name} plan? Tenants on it keep their current limits.`}
+      />
     </Stack>
   );
 }
