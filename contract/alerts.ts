@@ -308,10 +308,20 @@ export const HISTORY_EXPORT_COLUMNS = [
 /** The history counts at most this many matches: past it, `totalCapped` says "at least" (a count of a million rows costs a second). */
 export const HISTORY_COUNT_LIMIT = 10_000;
 
+/**
+ * Issue 33: when the server read an answer, taken just before its query, so a dashboard that asked for its list while
+ * its live stream was still subscribing can tell whether a change slipped in between (compared with the stream's
+ * `ready`, StreamPosition). `seq` counts the alert changes this instance (`instance`) had heard; `at` is its clock (ms).
+ */
+export const ReadStamp = z.object({ instance: z.string(), seq: z.number().int(), at: z.number() }).meta({ id: 'ReadStamp' });
+export type ReadStamp = z.infer<typeof ReadStamp>;
+
 export const AlertList = listOf(Alert)
   .extend({
     /** True when `total` stopped at HISTORY_COUNT_LIMIT: there are at least that many (history only). */
     totalCapped: z.boolean().optional(),
+    /** When it was read (the active list only). */
+    readStamp: ReadStamp.optional(),
   })
   .meta({ id: 'AlertList' });
 export type AlertList = z.infer<typeof AlertList>;
@@ -330,6 +340,8 @@ export const AlertStats = z
     hasAlerts: z.boolean(),
     /** Alerts of the tenant (any status) whose escalation paged nobody in the last PAGED_NOBODY_WINDOW_HOURS hours. */
     pagedNobody: z.number().int(),
+    /** When it was read. */
+    readStamp: ReadStamp.optional(),
   })
   .meta({ id: 'AlertStats' });
 export type AlertStats = z.infer<typeof AlertStats>;
@@ -445,5 +457,13 @@ export type AlertChange = z.infer<typeof AlertChange>;
  */
 export const AlertStreamEvent = AlertChange.extend({ alert: Alert.optional() });
 export type AlertStreamEvent = z.infer<typeof AlertStreamEvent>;
+
+/**
+ * The data of the live stream's `ready` (issue 33): what the instance serving the stream had heard of the tenant's
+ * alert changes when it subscribed. `since`/`sinceSeq`: from when (its clock, its count) it has heard every change of
+ * every tenant (its start, or its bus's last reconnection); `seq`/`at`: the tenant's latest change it heard (0 if none).
+ */
+export const StreamPosition = z.object({ instance: z.string(), since: z.number(), sinceSeq: z.number().int(), seq: z.number().int(), at: z.number() });
+export type StreamPosition = z.infer<typeof StreamPosition>;
 
 export { ACTIVE_ALERT_LIMIT };

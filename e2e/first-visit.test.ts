@@ -47,4 +47,62 @@ describe.skipIf(!chromiumAvailable())('the first visit of the dashboard in Chrom
     expect(urls.filter((u) => u === '/favicon.svg').length).toBeLessThanOrEqual(1);
     await cold.close();
   });
+
+  /**
+   * Issue 33: the list is asked for in parallel with the live stream's subscription. Here the stream is held back until
+   * the list has been shown, and an alert raised meanwhile: the stream will never send it (it happened before the
+   * subscription), so its `ready` must bring the list up to date. Without a change in between, the list is kept.
+   */
+  it('misses no alert raised between the list and the live stream’s subscription, and asks again only then', async () => {
+    const { context, page } = await newPage(browser);
+    await registerThroughWizard(page, server.url, { name: 'Gina Gap', email: uniqueEmail('gap'), org: 'Gap MSP' });
+    const me = await (await page.request.get(`${server.url}/api/me`)).json();
+    const tenantId = me.tenants[0].id as string;
+    const { key } = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/integrations`, { headers: { origin: server.url }, data: { name: 'Gap' } })).json();
+    // As a monitoring tool sends it (no browser involved: the first one is closed below).
+    const raise = async (title: string) =>
+      expect(
+        (await fetch(`${server.url}/api/ingest/events`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify({ title, priority: 'high' }) })).status,
+      ).toBe(202);
+    await raise('Disk full on db-1');
+    const state = await context.storageState();
+    await context.close();
+
+    const visit = async (between: (() => Promise<void>) | null) => {
+      const ctx = await browser.newContext({ storageState: state, viewport: { width: 1280, height: 800 } });
+      const tab = await ctx.newPage();
+      let release!: () => void;
+      const held = new Promise<void>((r) => (release = r));
+      await tab.route('**/api/tenants/*/events', async (route) => {
+        await held;
+        await route.continue();
+      });
+      const lists: string[] = [];
+      tab.on('request', (r) => {
+        if (new URL(r.url()).pathname === `/api/tenants/${tenantId}/alerts`) lists.push(r.url());
+      });
+      await tab.goto(`${server.url}/app/dashboard`);
+      await expect.poll(() => tab.getByTestId('alert-card').first().innerText()).toContain('Disk full on db-1');
+      await expect.poll(() => tab.getByTestId('live-indicator').getAttribute('data-state')).toBe('connecting');
+      if (between) await between();
+      release();
+      await expect.poll(() => tab.getByTestId('live-indicator').getAttribute('data-state')).toBe('live');
+      return { ctx, tab, lists };
+    };
+
+    // A change between the list and the subscription: shown, through one more request for the list.
+    const gap = await visit(() => raise('CPU hot on web-2'));
+    await expect.poll(() => gap.tab.getByTestId('alert-list').innerText()).toContain('CPU hot on web-2');
+    expect(gap.lists).toHaveLength(2);
+    await gap.ctx.close();
+
+    // No change in between: the list is kept (one request), and what comes later arrives through the stream.
+    const quiet = await visit(null);
+    await quiet.tab.waitForTimeout(500);
+    expect(quiet.lists).toHaveLength(1);
+    await raise('Memory low on app-3');
+    await expect.poll(() => quiet.tab.getByTestId('alert-list').innerText()).toContain('Memory low on app-3');
+    expect(quiet.lists).toHaveLength(1);
+    await quiet.ctx.close();
+  });
 });

@@ -4,11 +4,13 @@
 // milliseconds from navigation start until the first alert card is in the page (a MutationObserver's
 // performance.now()), the requests made and the bytes over the wire (headers and bodies as sent, compressed) until the
 // page settled. Prints each run and the medians (issue 33: cold ≤ 500 ms and ≤ 25 requests, warm ≤ 250 ms).
+// --breakdown also prints, per visit, where the milliseconds went: the page's HTML, its scripts run (DOMContentLoaded),
+// /api/me, the list and stats requests (asked → answered), the live stream's `ready`, the first card.
 import { parseArgs } from 'node:util';
 import { startWebBench } from './bench-web.ts';
 import type { BrowserContext, Request } from 'playwright-core';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' } } });
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, breakdown: { type: 'boolean', default: false } } });
 const RUNS = Math.max(1, Number(args.runs) || 3);
 
 /** Records when the first alert card enters the page, from the first script on. */
@@ -17,6 +19,39 @@ const WATCH_FIRST_CARD = `
     if (document.querySelector('[data-testid="alert-card"]')) { window.__firstCard = performance.now(); observer.disconnect(); }
   }).observe(document, { childList: true, subtree: true });
 `;
+
+/** --breakdown: when the live stream said `ready` (the EventSource wrapped, nothing else changed). */
+const WATCH_READY = `
+  const NativeEventSource = window.EventSource;
+  window.EventSource = class extends NativeEventSource {
+    constructor(url, init) {
+      super(url, init);
+      window.__streamOpened = performance.now();
+      this.addEventListener('ready', () => { window.__streamReady ??= performance.now(); });
+    }
+  };
+`;
+
+/** --breakdown: the chain of one visit, in ms from navigation start, read from the page's own timings (page-side code). */
+const BREAKDOWN = `(() => {
+  const nav = performance.getEntriesByType('navigation')[0];
+  const res = performance.getEntriesByType('resource');
+  const path = (e) => new URL(e.name).pathname;
+  const one = (test) => res.find((e) => test(path(e)));
+  const span = (e) => (e ? Math.round(e.startTime) + '→' + Math.round(e.responseEnd) : '-');
+  const at = (t) => (t === undefined ? '-' : Math.round(t));
+  const scripts = res.filter((e) => path(e).endsWith('.js'));
+  return [
+    'html ' + Math.round(nav.responseEnd),
+    'scripts in ' + Math.round(Math.max(0, ...scripts.map((e) => e.responseEnd))),
+    'scripts run ' + Math.round(nav.domContentLoadedEventStart),
+    'me ' + span(one((p) => p === '/api/me')),
+    'list ' + span(one((p) => /\\/alerts$/.test(p))),
+    'stats ' + span(one((p) => p.endsWith('/alerts/stats'))),
+    'stream ' + at(window.__streamOpened) + '→' + at(window.__streamReady),
+    'first card ' + at(window.__firstCard),
+  ].join(' | ');
+})()`;
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
@@ -45,6 +80,10 @@ try {
     await page.goto(`${url}/app/dashboard`);
     await page.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, undefined, { timeout: 15_000 });
     const ms = await page.evaluate(() => (window as unknown as { __firstCard: number }).__firstCard);
+    if (args.breakdown) {
+      await page.waitForFunction(() => (window as unknown as { __streamReady?: number }).__streamReady !== undefined, undefined, { timeout: 5_000 }).catch(() => {});
+      console.log(`  ${await page.evaluate(BREAKDOWN)}`);
+    }
     if (process.env.BENCH_TRACE) {
       const entries = await page.evaluate(() =>
         (performance.getEntriesByType('resource') as PerformanceResourceTiming[]).map((e) => [e.name.replace(location.origin, ''), Math.round(e.startTime), Math.round(e.responseEnd)] as const),
@@ -72,7 +111,10 @@ try {
   for (let i = 0; i < RUNS; i++) {
     const context = await browser.newContext({ storageState: state, viewport: { width: 1440, height: 900 } });
     await context.addInitScript(WATCH_FIRST_CARD);
+    if (args.breakdown) await context.addInitScript(WATCH_READY);
+    if (args.breakdown) console.log(`run ${i + 1} cold:`);
     cold.push(await visit(context));
+    if (args.breakdown) console.log(`run ${i + 1} warm:`);
     warm.push(await visit(context));
     await context.close();
   }

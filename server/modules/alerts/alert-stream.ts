@@ -9,6 +9,7 @@ import { OWN_MSG } from '../../../contract/messages.ts';
 import type { AlertChange, AlertStreamEvent } from '../../../contract/alerts.ts';
 import type { AccessNotice, AlertBus, BusMessage } from '../../events/alert-bus.ts';
 import { findAlertsByIds, toAlert } from './alerts.repository.ts';
+import { AlertReadStamps } from './alert-read-stamp.ts';
 
 const HEARTBEAT_MS = 25_000;
 // A viewer this far behind is dropped; its browser reconnects and reloads the list.
@@ -83,12 +84,15 @@ export class ChangedAlerts {
 export class AlertStreams {
   private open = new Map<() => void, TenantContext>();
   private readonly changed: ChangedAlerts;
+  /** Stamps for the answers a dashboard compares with its stream's `ready` (issue 33). */
+  readonly readStamps: AlertReadStamps;
 
   constructor(
     private readonly db: DB,
     private readonly bus: AlertBus,
   ) {
     this.changed = new ChangedAlerts(db);
+    this.readStamps = new AlertReadStamps(bus);
     bus.onRevokeAccess((notice) => void this.recheck(notice));
   }
 
@@ -131,6 +135,8 @@ export class AlertStreams {
       else if (msg.type === 'approval') write(`event: approval\ndata: ${JSON.stringify(msg.change)}\n\n`);
       else write('event: resync\ndata: {}\n\n');
     });
+    // Taken in the same tick as subscribing: every change heard after it reaches this stream.
+    const position = this.readStamps.position(ctx.tenant.id);
     const heartbeat = setInterval(() => {
       void this.stillAllowed(ctx).then(
         (ok) => (ok ? write(': ping\n\n') : end()),
@@ -141,7 +147,7 @@ export class AlertStreams {
     this.open.set(end, ctx);
     reply.raw.on('close', end);
 
-    stream.write('retry: 2000\n\nevent: ready\ndata: {}\n\n');
+    stream.write(`retry: 2000\n\nevent: ready\ndata: ${JSON.stringify(position)}\n\n`);
     return reply
       .header('content-type', 'text/event-stream; charset=utf-8')
       .header('x-accel-buffering', 'no')

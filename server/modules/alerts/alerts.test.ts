@@ -55,7 +55,8 @@ describeEachDatabase('alerts', (t) => {
 
     const stats = await owner.agent.get(`${base}/stats`);
     // No policy applies in this tenant: each alert is marked as having paged nobody as it is stored.
-    expect(stats.data).toEqual({ critical: 21, high: 21, medium: 21, low: 21, info: 21, lowInfo: 42, total: 105, hasAlerts: true, pagedNobody: 105 });
+    // Its read stamp (issue 33) is checked in alert-stream-read-stamp.test.ts.
+    expect({ ...stats.data, readStamp: undefined }).toEqual({ critical: 21, high: 21, medium: 21, low: 21, info: 21, lowInfo: 42, total: 105, hasAlerts: true, pagedNobody: 105 });
 
     const high = await owner.agent.get(`${base}?priority=high`);
     expect(high.data.total).toBe(21);
@@ -104,7 +105,7 @@ describeEachDatabase('alerts', (t) => {
     const byPriority = await owner.agent.get(base);
     expect(byPriority.statusCode).toBe(200);
     expect(keys(byPriority)).toEqual(['critical-old', tieKey(tie1), tieKey(tie2), 'critical-new', 'high', 'medium', 'low-old', 'low-new', 'info']);
-    expect((await owner.agent.get(`${base}?sort=priority`)).data).toEqual(byPriority.data);
+    expect({ ...(await owner.agent.get(`${base}?sort=priority`)).data, readStamp: undefined }).toEqual({ ...byPriority.data, readStamp: undefined });
     // Acknowledged or in progress, an alert keeps its place: the order is by priority and age, not by status.
     await owner.agent.post(`${base}/${ids['critical-old']}/acknowledge`);
     expect(keys(await owner.agent.get(base))[0]).toBe('critical-old');

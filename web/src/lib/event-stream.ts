@@ -7,19 +7,37 @@ const MIN_RELOAD_GAP_MS = 300;
 // When the server refused the stream (session ended, membership removed), try again this much later.
 const RETRY_CLOSED_MS = 5_000;
 
+const parse = (e: Event): unknown => {
+  try {
+    return JSON.parse((e as MessageEvent<string>).data);
+  } catch {
+    return null;
+  }
+};
+
 /**
  * Listens to the tenant's live stream (server-sent events, `GET /api/tenants/:id/events`) and, when one of `events`
- * arrives, lets `apply` use its data (returning true when that was enough) or else calls `reload`. It reloads on every (re)connection (`ready`) and on `resync` too, so nothing missed while
- * disconnected stays missing. `events` should be a constant: a new list reconnects.
+ * arrives, lets `apply` use its data (returning true when that was enough) or else calls `reload`. It reloads on every
+ * (re)connection (`ready`) and on `resync` too, so nothing missed while disconnected stays missing; `onReady` may take
+ * the `ready` instead (its data says what the server had heard when it subscribed: issue 33; whether this page's
+ * stream had been connected before), returning true when it did. `events` should be a constant: a new list reconnects.
  */
-export function useTenantEvents(tenantId: string, events: readonly string[], reload: () => void, apply?: (name: string, data: unknown) => boolean): StreamState {
+export function useTenantEvents(
+  tenantId: string,
+  events: readonly string[],
+  reload: () => void,
+  apply?: (name: string, data: unknown) => boolean,
+  onReady?: (data: unknown, reconnected: boolean) => boolean,
+): StreamState {
   const [state, setState] = useState<StreamState>('connecting');
   // The latest callbacks, without reconnecting when the caller passes new functions each render.
   const reloadRef = useRef(reload);
   const applyRef = useRef(apply);
+  const readyRef = useRef(onReady);
   useEffect(() => {
     reloadRef.current = reload;
     applyRef.current = apply;
+    readyRef.current = onReady;
   });
   const eventKey = events.join(',');
 
@@ -29,6 +47,7 @@ export function useTenantEvents(tenantId: string, events: readonly string[], rel
     let pending: ReturnType<typeof setTimeout> | null = null;
     let lastReload = 0;
     let stopped = false;
+    let readies = 0;
 
     const run = () => {
       lastReload = Date.now();
@@ -48,21 +67,15 @@ export function useTenantEvents(tenantId: string, events: readonly string[], rel
       if (stopped) return;
       source = new EventSource(`/api/tenants/${encodeURIComponent(tenantId)}/events`);
       // Also on the first connection: whatever changed between loading the page and subscribing would be missed.
-      source.addEventListener('ready', () => {
+      source.addEventListener('ready', (e) => {
         setState('live');
-        throttled();
+        if (!readyRef.current?.(parse(e), readies++ > 0)) throttled();
       });
       for (const name of eventKey.split(','))
         if (name)
           source.addEventListener(name, (e) => {
             // What the page can apply from the event itself shows at once; anything else reloads (throttled).
-            let data: unknown = null;
-            try {
-              data = JSON.parse((e as MessageEvent<string>).data);
-            } catch {
-              data = null;
-            }
-            if (!applyRef.current?.(name, data)) throttled();
+            if (!applyRef.current?.(name, parse(e))) throttled();
           });
       source.addEventListener('resync', throttled);
       source.onerror = () => {

@@ -4,6 +4,7 @@ import type { MeResponse, MeTenant, PublicUser } from '../../../contract/auth.ts
 import { api } from './api.ts';
 import { queryKeys, removeTenantQueries } from './query-keys.ts';
 import { meQuery } from './me-query.ts';
+import { rememberedTenantId, rememberTenant, tenantOf } from './remembered-tenant.ts';
 
 export { meQuery };
 
@@ -32,16 +33,7 @@ export function useSignOut(after: () => void) {
   };
 }
 
-const TENANT_KEY = 'currentTenantId';
-
-/** Makes `tenantId` the current tenant of this browser from the next start of the app (e.g. one just joined). */
-export function rememberTenant(tenantId: string) {
-  try {
-    localStorage.setItem(TENANT_KEY, tenantId);
-  } catch {
-    /* private mode: the first tenant opens */
-  }
-}
+export { rememberTenant };
 
 interface TenantState {
   tenant: MeTenant | null;
@@ -83,8 +75,8 @@ function useBrowserTimeZoneDefault(me: MeResponse) {
 export function CurrentTenantProvider({ me, children }: { me: MeResponse; children: ReactNode }) {
   useBrowserTimeZoneDefault(me);
   const qc = useQueryClient();
-  const [chosen, setChosen] = useState<string | null>(() => localStorage.getItem(TENANT_KEY));
-  const tenant = me.tenants.find((t) => t.id === chosen) ?? me.tenants[0] ?? null;
+  const [chosen, setChosen] = useState<string | null>(rememberedTenantId);
+  const tenant = tenantOf(me, chosen);
   useEffect(() => {
     if (tenant && tenant.id !== chosen) setChosen(tenant.id);
   }, [tenant, chosen]);

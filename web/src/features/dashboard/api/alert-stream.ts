@@ -1,10 +1,11 @@
-import { useEffect, useState } from 'react';
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
 import { HISTORY_STATUSES, type ActiveAlertsQuery, type Alert, type AlertList, type AlertStats, type AlertStreamEvent } from '../../../../../contract/alerts.ts';
 import { useTenantEvents, type StreamState } from '../../../lib/event-stream.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useMe } from '../../../lib/session.tsx';
 import { isCompleteList, patchActiveList, patchStats, RELOAD } from '../lib/live-patch.ts';
+import { asPosition } from '../../../../../contract/read-stamp.ts';
+import { onStreamReady } from './stream-ready.ts';
 
 const ALERT_EVENTS = ['alert'] as const;
 
@@ -62,7 +63,8 @@ export function applyAlertEvent(qc: QueryClient, tenantId: string, event: AlertS
 
 /**
  * Keeps the tenant's alert views current from its live stream: a change that carries its alert is applied where it is
- * shown (no request for the lists and figures); anything else (a burst, a reconnection, `resync`) reloads them.
+ * shown (no request for the lists and figures); anything else (a burst, `resync`) reloads them. On (re)connection
+ * (`ready`) what may have missed a change reloads, the rest is kept.
  */
 export function useAlertStream(tenantId: string): StreamState {
   const qc = useQueryClient();
@@ -76,21 +78,10 @@ export function useAlertStream(tenantId: string): StreamState {
       if (name !== 'alert' || !event?.alert || !userId) return false;
       return applyAlertEvent(qc, tenantId, event as AlertStreamEvent & { alert: Alert }, userId);
     },
+    // Issue 33: what was read before the subscription is kept unless it may have missed a change (stream-ready.ts).
+    (data, reconnected) => {
+      onStreamReady(qc, tenantId, asPosition(data), reconnected);
+      return true;
+    },
   );
-}
-
-/** How long the dashboard waits for its live stream before loading without it (a slow proxy, a refused stream). */
-const STREAM_WAIT_MS = 2_000;
-
-/**
- * Whether the dashboard may load its list and figures: once the live stream is subscribed (its `ready` reloads what
- * is already cached, so a first visit asks once instead of twice), or after a short wait without it.
- */
-export function useLoadAfterStream(stream: StreamState): boolean {
-  const [waited, setWaited] = useState(false);
-  useEffect(() => {
-    const timer = setTimeout(() => setWaited(true), STREAM_WAIT_MS);
-    return () => clearTimeout(timer);
-  }, []);
-  return waited || stream !== 'connecting';
 }

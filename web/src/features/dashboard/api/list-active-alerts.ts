@@ -3,6 +3,8 @@ import type { ActiveAlertsQuery, AlertList } from '../../../../../contract/alert
 import { api, qs } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { alertsPath } from './alerts-path.ts';
+import { checkedAgainstReady } from './stream-ready.ts';
+import { useFailedJustNow } from './failed-just-now.ts';
 
 /** The active list as the server pages it; defaults are left out of the address. */
 export const fetchActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery, signal?: AbortSignal) =>
@@ -24,8 +26,12 @@ export const fetchActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery, s
 export const activeAlertsQueryOptions = (tenantId: string, filter: ActiveAlertsQuery) =>
   queryOptions({
     queryKey: queryKeys.activeAlerts(tenantId, filter),
-    queryFn: ({ signal }) => fetchActiveAlerts(tenantId, filter, signal),
+    // Asked in parallel with the live stream's subscription: checked against its `ready` (stream-ready.ts).
+    queryFn: checkedAgainstReady(tenantId, (signal) => fetchActiveAlerts(tenantId, filter, signal)),
     placeholderData: keepPreviousData,
   });
 
-export const useActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery, enabled = true) => useQuery({ ...activeAlertsQueryOptions(tenantId, filter), enabled });
+export function useActiveAlerts(tenantId: string, filter: ActiveAlertsQuery, enabled = true) {
+  const options = activeAlertsQueryOptions(tenantId, filter);
+  return useQuery({ ...options, enabled, retryOnMount: !useFailedJustNow(options.queryKey) });
+}

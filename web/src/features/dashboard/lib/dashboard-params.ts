@@ -16,19 +16,7 @@ const put = (p: URLSearchParams, key: string, value: string | null | undefined) 
  */
 export function useDashboardParams() {
   const [params, setParams] = useSearchParams();
-  const page = Number(params.get('page'));
-  const hasTicket = params.get('hasTicket');
-  const filter: ActiveAlertsQuery = {
-    status: oneOf(ACTIVE_STATUSES, params.get('status')) ?? 'all',
-    priority: oneOf(ALERT_PRIORITIES, params.get('priority')) ?? 'all',
-    clientId: text(params.get('clientId'), 100),
-    assignee: text(params.get('assignee'), 100),
-    q: text(params.get('q'), 200),
-    hasTicket: hasTicket === 'true' ? true : hasTicket === 'false' ? false : undefined,
-    sort: oneOf<AlertSort>(ALERT_SORTS, params.get('sort')) ?? 'priority',
-    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
-    pageSize: 100,
-  };
+  const filter = dashboardFilter(params);
   const update = paramsUpdater(setParams);
   // The same function for as long as the address is the same, so cards that take it as their `onOpen` (memoised)
   // do not render again when only the list's data changes (a live update).
@@ -52,5 +40,22 @@ export function useDashboardParams() {
     clearFilters: () => update((p) => LIST_KEYS.filter((k) => k !== 'sort').forEach((k) => p.delete(k)), true),
     /** How many filters narrow the list (not the sort). */
     activeFilters: [filter.status !== 'all', filter.priority !== 'all', !!filter.clientId, !!filter.assignee, !!filter.q, filter.hasTicket !== undefined].filter(Boolean).length,
+  };
+}
+
+/** The list the dashboard's address selects (also read by the route's prefetch, prefetch-dashboard.ts). */
+export function dashboardFilter(params: URLSearchParams): ActiveAlertsQuery {
+  const page = Number(params.get('page'));
+  const hasTicket = params.get('hasTicket');
+  return {
+    status: oneOf(ACTIVE_STATUSES, params.get('status')) ?? 'all',
+    priority: oneOf(ALERT_PRIORITIES, params.get('priority')) ?? 'all',
+    clientId: text(params.get('clientId'), 100),
+    assignee: text(params.get('assignee'), 100),
+    q: text(params.get('q'), 200),
+    hasTicket: hasTicket === 'true' ? true : hasTicket === 'false' ? false : undefined,
+    sort: oneOf<AlertSort>(ALERT_SORTS, params.get('sort')) ?? 'priority',
+    page: Number.isInteger(page) && page >= 1 && page <= 100_000 ? page : 1,
+    pageSize: 100,
   };
 }

@@ -18,7 +18,7 @@ import { queryKeys } from '../../../lib/query-keys.ts';
 import { useCurrentTenant, useSignedInMe } from '../../../lib/session.tsx';
 import { useActiveAlerts } from '../api/list-active-alerts.ts';
 import { useAlertStats } from '../api/alert-stats.ts';
-import { useAlertStream, useLoadAfterStream } from '../api/alert-stream.ts';
+import { useAlertStream } from '../api/alert-stream.ts';
 import { useListAlertAction, type StatusAction } from '../api/alert-action.ts';
 import { StatCards } from '../components/StatCards.tsx';
 import { AlertCompactCard } from '../components/AlertCompactCard.tsx';
@@ -32,6 +32,9 @@ import { useListKeys } from '../lib/use-list-keys.ts';
 import { useDashboardView, type DashboardView } from '../lib/dashboard-view.ts';
 import { keyRefusal } from '../lib/key-refusal.ts';
 import { useOnline } from '../lib/use-online.ts';
+
+// The route's loader (router.tsx): it arrives with the page's code, in the chunks the page announces.
+export { prefetchDashboard } from '../api/prefetch-dashboard.ts';
 
 // Only a tenant that never had an alert sees it: its code stays out of every other dashboard load.
 const GettingStarted = lazy(async () => ({ default: (await import('../components/GettingStarted.tsx')).GettingStarted }));
@@ -85,10 +88,9 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
   const qc = useQueryClient();
   const { filter, alertId, setFilter, setPage, setAlert, clearFilters, activeFilters } = useDashboardParams();
   const stream = useAlertStream(tenantId);
-  // One request each on a first visit: they start when the stream is subscribed (issue 14).
-  const load = useLoadAfterStream(stream);
-  const stats = useAlertStats(tenantId, load);
-  const list = useActiveAlerts(tenantId, filter, load);
+  // Asked at once, in parallel with the stream's subscription: its `ready` says whether they missed a change (issue 33).
+  const stats = useAlertStats(tenantId);
+  const list = useActiveAlerts(tenantId, filter);
   const online = useOnline();
   const now = useNow(30_000);
   const phone = useMediaQuery('(max-width: 48em)');
