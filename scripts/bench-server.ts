@@ -58,7 +58,7 @@ export async function startInbox(mode: 'ok' | 'refuse' | 'slow') {
 
 export async function startServer(env: Record<string, string>): Promise<{ url: string; child: ChildProcess }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(root, 'server', 'main.ts')], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_NODE_ARGS?.split(' ').filter(Boolean) ?? []), '--import', 'tsx', path.join(root, 'server', 'main.ts')], {
     cwd: root,
     env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn', REGISTER_LIMIT_IP: '1000', INBOUND_SMTP_PORT: '0', WEB_DIR: path.join(os.tmpdir(), 'no-web'), ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
