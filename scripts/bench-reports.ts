@@ -5,8 +5,8 @@
 // DATABASE_URL, on PostgreSQL. Times through app.inject (the whole request path without the network): the 30-day
 // summary of the whole tenant (goal p95 ≤ 150 ms) and one client's 90-day summary (goal p95 ≤ 50 ms, a different
 // client each time), and prints p50/p95 against the goals (`--tenant-iterations` times the first fewer or more times
-// than `--iterations`). `--breakdown` then times each of the 30-day summary's queries
-// alone (reports.repository), to show where its time goes.
+// than `--iterations`). `--breakdown` then times each part of the 30-day summary alone
+// (rollups built from scratch, the stored sum read, the live alerts, the figures), to show where its time goes.
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { parseArgs } from 'node:util';
@@ -20,7 +20,10 @@ import { clientColumns } from '../server/modules/clients/clients.repository.ts';
 import { ClientInput } from '../contract/clients.ts';
 import { freshDatabase, type BenchTarget } from './bench-db.ts';
 import * as reportsRepo from '../server/modules/reports/reports.repository.ts';
-import { nearestRankOffset, type TargetPair } from '../server/modules/reports/report-figures.ts';
+import type { TargetPair } from '../server/modules/reports/report-figures.ts';
+import { decodeRollup, emptyRollup, mergeInto, tallyOf, targetsOf } from '../server/modules/reports/report-tally.ts';
+import { forgetCachedSums } from '../server/modules/reports/report-rollups.ts';
+import { reportTally } from '../server/modules/reports/reports.service.ts';
 
 const { values } = parseArgs({
   options: {
@@ -209,38 +212,73 @@ async function run(target: BenchTarget) {
   }
 }
 
-/** Each query of the whole tenant's 30-day summary alone, five times: median ms and the rows it answered. */
+/**
+ * The parts of the whole tenant's 30-day summary alone (median of 5 after 1): the rollups built from scratch, the
+ * stored sum read whole (a process's first report of the tenant), the live alerts the rollups leave out, the figures
+ * worked out of the sum, and the summary warm.
+ */
 async function breakdown(deps: { db: DB; dialect: 'sqlite' | 'postgres' }, scope: reportsRepo.ReportScope, policyIds: string[]) {
   const pairs: TargetPair[] = policyIds.flatMap((policyId, i) => {
     const critical = [15, 5, 60][i];
     const minutes = { critical, high: critical * 2, medium: 60, low: 240 } as const;
     return Object.entries(minutes).map(([priority, m]) => ({ policyId, priority: priority as TargetPair['priority'], seconds: m * 60 }));
   });
-  const groups = await reportsRepo.groupFigures(deps.db, deps.dialect, scope, pairs, new Date());
-  const acknowledged = groups.reduce((n, g) => n + g.acknowledged, 0);
-  const resolved = groups.reduce((n, g) => n + g.resolved, 0);
-  const queries: Array<[string, () => Promise<unknown>]> = [
-    ['groupFigures (per client, priority; targets)', () => reportsRepo.groupFigures(deps.db, deps.dialect, scope, pairs, new Date())],
-    ['durationAtRank tta (p90)', () => reportsRepo.durationAtRank(deps.db, deps.dialect, scope, 'tta', nearestRankOffset(acknowledged, 0.9)!)],
-    ['durationAtRank ttr (p90)', () => reportsRepo.durationAtRank(deps.db, deps.dialect, scope, 'ttr', nearestRankOffset(resolved, 0.9)!)],
-    ['openedPerQuarterHour', () => reportsRepo.openedPerQuarterHour(deps.db, scope)],
-    ['topSources', () => reportsRepo.topSources(deps.db, scope, 10)],
-    ['topTitles', () => reportsRepo.topTitles(deps.db, scope, 10)],
-    ['responderCounts', () => reportsRepo.responderCounts(deps.db, scope)],
-    ['maintenanceCount', () => reportsRepo.maintenanceCount(deps.db, scope)],
+  const tally = () => reportTally(deps, scope, pairs, new Date(), 'rollups');
+  let state = await reportsRepo.rollupState(deps.db, scope.tenantId);
+  const h0 = new Date(Math.ceil(Date.parse(scope.from) / 3_600_000) * 3_600_000).toISOString();
+  const h1 = new Date(Math.floor(Date.parse(scope.to) / 3_600_000) * 3_600_000).toISOString();
+  const edges: Array<[string, string]> = [
+    [scope.from, h0],
+    [h1, scope.to],
   ];
-  console.log('30-day summary, whole tenant, each query alone (median of 5 after 1):');
-  for (const [name, q] of queries) {
+  const queries: Array<[string, () => Promise<unknown>, number]> = [
+    [
+      'rollups built from scratch',
+      async () => {
+        await deps.db.deleteFrom('report_rollup_state' as never).where('tenant_id' as never, '=', scope.tenantId as never).execute();
+        forgetCachedSums(deps.db);
+        const out = await tally();
+        state = await reportsRepo.rollupState(deps.db, scope.tenantId);
+        return out;
+      },
+      2,
+    ],
+    [
+      'stored sum read whole (cold process)',
+      async () => {
+        const sum = emptyRollup();
+        for (const row of await reportsRepo.rollupRows(deps.db, scope.tenantId, h0, h1, null, state!.settled_to)) mergeInto(sum, decodeRollup(row.payload), 1);
+        return sum;
+      },
+      6,
+    ],
+    ['live alerts (open, settled since, edges)', () => reportsRepo.unsettledFacts(deps.db, scope.tenantId, h0, h1, state!.settled_to, edges), 6],
+    ['  of them: open only', () => reportsRepo.unsettledFacts(deps.db, scope.tenantId, h0, h1, '9999', []), 6],
+    ['  of them: edges only', () => reportsRepo.unsettledFacts(deps.db, scope.tenantId, h0, h0, '9999', edges), 6],
+    [
+      'figures of the sum (tallyOf)',
+      async () => {
+        const sum = emptyRollup();
+        for (const row of await reportsRepo.rollupRows(deps.db, scope.tenantId, h0, h1, null, state!.settled_to)) mergeInto(sum, decodeRollup(row.payload), 1);
+        const t0 = performance.now();
+        tallyOf(sum, targetsOf(pairs), Date.now(), { sources: 10, issues: 10 });
+        return performance.now() - t0;
+      },
+      6,
+    ],
+    ['whole tally, warm (reportTally)', tally, 6],
+  ];
+  console.log('30-day summary, whole tenant, its parts alone (median after 1):');
+  for (const [name, q, n] of queries) {
     const times: number[] = [];
-    let rows = 0;
-    for (let i = 0; i < 6; i++) {
+    for (let i = 0; i < n; i++) {
       const t0 = performance.now();
       const out = await q();
-      if (i > 0) times.push(performance.now() - t0);
-      rows = Array.isArray(out) ? out.length : 1;
+      const ms = name.startsWith('figures') ? (out as number) : performance.now() - t0;
+      if (i > 0 || n === 1) times.push(ms);
     }
     times.sort((a, b) => a - b);
-    console.log(`  ${name.padEnd(46)} ${times[2].toFixed(1).padStart(8)} ms  ${String(rows).padStart(6)} rows`);
+    console.log(`  ${name.padEnd(46)} ${times[Math.floor(times.length / 2)].toFixed(1).padStart(8)} ms`);
   }
 }
 

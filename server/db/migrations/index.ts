@@ -33,6 +33,7 @@ import * as m0031 from './0031_escalation_targets.ts';
 import * as m0032 from './0032_notification_rules.ts';
 import * as m0033 from './0033_shift_swaps.ts';
 import * as m0034 from './0034_heartbeat_mail.ts';
+import * as m0035 from './0035_report_rollups.ts';
 
 /** Every migration, in order. Append new ones; never edit one that has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -70,4 +71,5 @@ export const migrations: Record<string, Migration> = {
   '0032_notification_rules': m0032,
   '0033_shift_swaps': m0033,
   '0034_heartbeat_mail': m0034,
+  '0035_report_rollups': m0035,
 };

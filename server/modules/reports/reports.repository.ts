@@ -1,12 +1,9 @@
-// The report's reads: aggregates over the alerts a tenant (or one of its clients) opened in a period, each query held
-// to the tenant. Read-only: the alerts, clients and users tables belong to their modules; a report only sums them.
-// One query builder for both databases; the only dialect-specific piece is how two stored ISO-8601 texts become
-// seconds apart (`secondsBetween`).
-import { sql, type RawBuilder, type SelectQueryBuilder } from 'kysely';
-import type { AlertPriority } from '../../../contract/alerts.ts';
-import type { DB, Dialect } from '../../db/database.ts';
+// The report's reads, each held to one tenant: the facts of the alerts a tenant (or one of its clients) opened in a
+// period (report-tally.ts sums them), and the stored rollups of its settled alerts (report-rollups.ts). The alerts,
+// clients and users tables belong to their modules and are only read here. One query builder for both databases.
+import { sql, type Kysely, type SelectQueryBuilder, type SqlBool } from 'kysely';
+import type { DB } from '../../db/database.ts';
 import type { Database } from '../../db/schema.ts';
-import type { GroupRow, QuarterHourCount, TargetPair } from './report-figures.ts';
 import type { AlertFacts } from './report-tally.ts';
 
 /** Which alerts a report covers: one tenant's opened in [from, to), optionally one client's. */
@@ -19,171 +16,35 @@ export interface ReportScope {
 
 type AlertsQuery = SelectQueryBuilder<Database, 'alerts', object>;
 
-/** The alerts of the scope. Served by alerts_opened_report_idx, or alerts_client_opened_idx for one client. */
+/** The alerts of the scope. Served by alerts_opened_idx, or alerts_client_opened_idx for one client. */
 function scoped(db: DB, scope: ReportScope): AlertsQuery {
   let q = db.selectFrom('alerts').where('alerts.tenant_id', '=', scope.tenantId).where('alerts.created_at', '>=', scope.from).where('alerts.created_at', '<', scope.to);
   if (scope.clientId !== null) q = q.where('alerts.client_id', '=', scope.clientId);
   return q;
 }
 
+/** The columns of an alert a report reads. */
+const FACT_COLUMNS = [
+  'alerts.client_id',
+  'alerts.priority',
+  'alerts.escalation_policy_id',
+  'alerts.created_at',
+  'alerts.acknowledged_at',
+  'alerts.acknowledged_by',
+  'alerts.resolved_at',
+  'alerts.resolved_by',
+  'alerts.source',
+  'alerts.title',
+  'alerts.occurrences',
+  'alerts.maintenance_window_id',
+] as const;
+
 /**
  * The columns a report reads of each of the scope's alerts, in one walk of the index (report-tally.ts sums them): for
  * a client's report, whose alerts are few, one look-up per alert instead of one per alert and figure.
  */
 export async function scopeFacts(db: DB, scope: ReportScope): Promise<AlertFacts[]> {
-  return scoped(db, scope)
-    .select([
-      'alerts.client_id',
-      'alerts.priority',
-      'alerts.escalation_policy_id',
-      'alerts.created_at',
-      'alerts.acknowledged_at',
-      'alerts.acknowledged_by',
-      'alerts.resolved_at',
-      'alerts.resolved_by',
-      'alerts.source',
-      'alerts.title',
-      'alerts.occurrences',
-      'alerts.maintenance_window_id',
-    ])
-    .execute();
-}
-
-/**
- * Seconds from `a` to `b`, two stored times (ISO-8601 UTC text with milliseconds): SQLite's unixepoch with its
- * fraction, PostgreSQL's interval in seconds. Both exact to the millisecond.
- */
-export function secondsBetween(dialect: Dialect, a: string, b: string): RawBuilder<number> {
-  return dialect === 'postgres'
-    ? sql<number>`cast(extract(epoch from (cast(${sql.ref(b)} as timestamptz) - cast(${sql.ref(a)} as timestamptz))) as double precision)`
-    : sql<number>`(unixepoch(${sql.ref(b)}, 'subsec') - unixepoch(${sql.ref(a)}, 'subsec'))`;
-}
-
-/** A float's noise (a millisecond time as a double) must not turn "exactly on target" into "late". */
-const TARGET_SLACK_SECONDS = 0.0005;
-
-/**
- * The targets as a small table (policy, priority, seconds, the creation time before which an unacknowledged alert's
- * target has passed), joined to each alert by its policy and priority: one look-up per alert rather than a CASE
- * over every pair. Written as a union of one-row selects, which both databases read alike.
- */
-function targetTable(pairs: readonly TargetPair[], now: Date) {
-  const rows = pairs.map(
-    (p) =>
-      sql`select cast(${p.policyId} as text) as policy_id, cast(${p.priority} as text) as priority, cast(${p.seconds} as integer) as seconds, cast(${new Date(now.getTime() - p.seconds * 1000).toISOString()} as text) as passed_before`,
-  );
-  return sql`(${sql.join(rows, sql` union all `)})`;
-}
-
-/**
- * The period's alerts summed per (client, priority): counts, summed acknowledgement and resolution seconds, and how
- * many had a decided acknowledgement target and met it. `now` decides which targets are still to come: an alert not
- * acknowledged yet whose target has not passed is neither in nor out.
- */
-export async function groupFigures(db: DB, dialect: Dialect, scope: ReportScope, pairs: readonly TargetPair[], now: Date): Promise<GroupRow[]> {
-  const tta = secondsBetween(dialect, 'alerts.created_at', 'alerts.acknowledged_at');
-  const ttr = secondsBetween(dialect, 'alerts.created_at', 'alerts.resolved_at');
-  const withTargets = pairs.length > 0;
-  const eligible = withTargets ? sql`case when t.seconds is not null and (alerts.acknowledged_at is not null or alerts.created_at <= t.passed_before) then 1 else 0 end` : sql`0`;
-  const within = withTargets ? sql`case when t.seconds is not null and alerts.acknowledged_at is not null and ${tta} <= t.seconds + cast(${TARGET_SLACK_SECONDS} as double precision) then 1 else 0 end` : sql`0`;
-  const target = withTargets ? sql`t.seconds` : sql`cast(null as integer)`;
-  const rows = await scoped(db, scope)
-    .$if(withTargets, (qb) =>
-      qb.leftJoin(targetTable(pairs, now).as('t') as never, (j) =>
-        j.on(sql`t.policy_id = alerts.escalation_policy_id and t.priority = alerts.priority` as never),
-      ),
-    )
-    .select([
-      'alerts.client_id as clientId',
-      'alerts.priority as priority',
-      sql<number>`count(*)`.as('opened'),
-      sql<number>`count(alerts.acknowledged_at)`.as('acknowledged'),
-      sql<number | null>`sum(${tta})`.as('ttaSum'),
-      sql<number>`count(alerts.resolved_at)`.as('resolved'),
-      sql<number | null>`sum(${ttr})`.as('ttrSum'),
-      sql<number>`sum(${eligible})`.as('eligible'),
-      sql<number>`sum(${within})`.as('within'),
-      sql<number | null>`min(${target})`.as('targetMin'),
-      sql<number | null>`max(${target})`.as('targetMax'),
-    ])
-    .groupBy(['alerts.client_id', 'alerts.priority'])
-    .execute();
-  return rows.map((r) => ({
-    clientId: r.clientId,
-    priority: r.priority as AlertPriority,
-    opened: Number(r.opened),
-    acknowledged: Number(r.acknowledged),
-    ttaSum: Number(r.ttaSum ?? 0),
-    resolved: Number(r.resolved),
-    ttrSum: Number(r.ttrSum ?? 0),
-    eligible: Number(r.eligible ?? 0),
-    within: Number(r.within ?? 0),
-    targetMin: r.targetMin === null ? null : Number(r.targetMin),
-    targetMax: r.targetMax === null ? null : Number(r.targetMax),
-  }));
-}
-
-/**
- * The acknowledgement (`tta`) or resolution (`ttr`) time at a 0-based position of the period's acknowledged
- * (resolved) alerts sorted by it: a percentile, given its rank. Null past the end.
- */
-export async function durationAtRank(db: DB, dialect: Dialect, scope: ReportScope, which: 'tta' | 'ttr', offset: number): Promise<number | null> {
-  const column = which === 'tta' ? 'alerts.acknowledged_at' : 'alerts.resolved_at';
-  const row = await scoped(db, scope)
-    .where(column, 'is not', null)
-    .select(secondsBetween(dialect, 'alerts.created_at', column).as('seconds'))
-    .orderBy('seconds')
-    .limit(1)
-    .offset(offset)
-    .executeTakeFirst();
-  return row ? Number(row.seconds) : null;
-}
-
-/** Alerts opened per UTC quarter hour (hour-of-week figures are made of these in the reader's zone). */
-export async function openedPerQuarterHour(db: DB, scope: ReportScope): Promise<QuarterHourCount[]> {
-  const hour = sql<string>`substr(alerts.created_at, 1, 13)`;
-  const quarter = sql<number>`cast(substr(alerts.created_at, 15, 2) as integer) / 15`;
-  const rows = await scoped(db, scope)
-    .select([hour.as('hour'), quarter.as('quarter'), sql<number>`count(*)`.as('opened')])
-    .groupBy([hour, quarter])
-    .execute();
-  return rows.map((r) => ({ hour: r.hour, quarter: Number(r.quarter), opened: Number(r.opened) }));
-}
-
-/** Sources by occurrences (a repeat counts), most first. */
-export async function topSources(db: DB, scope: ReportScope, limit: number) {
-  const rows = await scoped(db, scope)
-    .select(['alerts.source as source', sql<number>`sum(alerts.occurrences)`.as('occurrences'), sql<number>`count(*)`.as('alerts')])
-    .groupBy('alerts.source')
-    .orderBy('occurrences', 'desc')
-    .orderBy('alerts.source')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ source: r.source, occurrences: Number(r.occurrences), alerts: Number(r.alerts) }));
-}
-
-/** Alert titles by how many alerts had them, most first. */
-export async function topTitles(db: DB, scope: ReportScope, limit: number) {
-  const rows = await scoped(db, scope)
-    .select(['alerts.title as title', sql<number>`count(*)`.as('alerts'), sql<number>`sum(alerts.occurrences)`.as('occurrences')])
-    .groupBy('alerts.title')
-    .orderBy('alerts', 'desc')
-    .orderBy('alerts.title')
-    .limit(limit)
-    .execute();
-  return rows.map((r) => ({ title: r.title, alerts: Number(r.alerts), occurrences: Number(r.occurrences) }));
-}
-
-/**
- * Who acknowledged and who resolved the period's alerts: counts per user id (null: a monitoring tool through its
- * integration, which records no person).
- */
-export async function responderCounts(db: DB, scope: ReportScope) {
-  const [acks, resolutions] = await Promise.all([
-    scoped(db, scope).where('alerts.acknowledged_at', 'is not', null).select(['alerts.acknowledged_by as userId', sql<number>`count(*)`.as('n')]).groupBy('alerts.acknowledged_by').execute(),
-    scoped(db, scope).where('alerts.resolved_at', 'is not', null).select(['alerts.resolved_by as userId', sql<number>`count(*)`.as('n')]).groupBy('alerts.resolved_by').execute(),
-  ]);
-  return { acks: acks.map((r) => ({ userId: r.userId, n: Number(r.n) })), resolutions: resolutions.map((r) => ({ userId: r.userId, n: Number(r.n) })) };
+  return scoped(db, scope).select(FACT_COLUMNS).execute();
 }
 
 /** Names of the tenant's clients among `ids`. */
@@ -220,8 +81,142 @@ export async function pagedNobodyCount(db: DB, scope: ReportScope): Promise<numb
   return Number(row?.n ?? 0);
 }
 
-/** How many of the scope's alerts opened inside a maintenance window (issue 31): the report's `maintenanceSuppressed`. */
-export async function maintenanceCount(db: DB, scope: ReportScope): Promise<number> {
-  const row = await scoped(db, scope).where('alerts.maintenance_window_id', 'is not', null).select(sql<number>`count(*)`.as('n')).executeTakeFirst();
-  return Number(row?.n ?? 0);
+// --- Stored rollups (migration 0035; report-rollups.ts decides when to write them) ---
+
+type RollupTables = {
+  report_rollup_state: RollupState & { tenant_id: string };
+  report_rollups: { tenant_id: string; hour: string; settled_to: string; payload: string };
+};
+type RollupDB = Kysely<Database & RollupTables>;
+const rollupDb = (db: DB): RollupDB => db.withTables<RollupTables>() as RollupDB;
+
+/** What a tenant's stored rollups cover (see migration 0035). Hours are ISO texts of UTC hour starts. */
+export type RollupState = {
+  generation: string;
+  targets: string;
+  covered_from: string;
+  covered_to: string;
+  settled_to: string;
+};
+
+export async function rollupState(db: DB, tenantId: string): Promise<RollupState | undefined> {
+  return rollupDb(db).selectFrom('report_rollup_state').select(['generation', 'targets', 'covered_from', 'covered_to', 'settled_to']).where('tenant_id', '=', tenantId).executeTakeFirst();
+}
+
+export interface RollupRow {
+  hour: string;
+  settled_to: string;
+  payload: string;
+}
+
+/**
+ * Writes `rows` and moves the tenant's state from `expected` (undefined: none, or one to throw away with its rows) to
+ * `next`, in one transaction; false, writing nothing, when another process moved the state first.
+ */
+export async function writeRollups(db: DB, tenantId: string, expected: RollupState | undefined, replace: boolean, next: RollupState, rows: readonly RollupRow[]): Promise<boolean> {
+  try {
+    return await rollupDb(db)
+      .transaction()
+      .execute(async (trx) => {
+        // A new state starts from no rows (none should be left without one, but a sum must never count twice).
+        if (replace || expected === undefined) await trx.deleteFrom('report_rollups').where('tenant_id', '=', tenantId).execute();
+        if (replace) await trx.deleteFrom('report_rollup_state').where('tenant_id', '=', tenantId).execute();
+        if (expected === undefined || replace) {
+          const made = await trx
+            .insertInto('report_rollup_state')
+            .values({ tenant_id: tenantId, ...next })
+            .onConflict((oc) => oc.column('tenant_id').doNothing())
+            .executeTakeFirst();
+          if (Number(made.numInsertedOrUpdatedRows ?? 0) !== 1) throw new Lost();
+        } else {
+          const moved = await trx
+            .updateTable('report_rollup_state')
+            .set(next)
+            .where('tenant_id', '=', tenantId)
+            .where('generation', '=', expected.generation)
+            .where('covered_from', '=', expected.covered_from)
+            .where('covered_to', '=', expected.covered_to)
+            .where('settled_to', '=', expected.settled_to)
+            .executeTakeFirst();
+          if (Number(moved.numUpdatedRows) !== 1) throw new Lost();
+        }
+        for (let i = 0; i < rows.length; i += 200) {
+          await trx
+            .insertInto('report_rollups')
+            .values(rows.slice(i, i + 200).map((r) => ({ tenant_id: tenantId, ...r })))
+            .onConflict((oc) => oc.columns(['tenant_id', 'hour', 'settled_to']).doUpdateSet((eb) => ({ payload: eb.ref('excluded.payload') })))
+            .execute();
+        }
+        return true;
+      });
+  } catch (e) {
+    if (e instanceof Lost) return false;
+    throw e;
+  }
+}
+
+class Lost extends Error {}
+
+/** The stored rows of hours in [fromHour, toHour) whose watermark is in (after, upTo] (after null: any). */
+export async function rollupRows(db: DB, tenantId: string, fromHour: string, toHour: string, after: string | null, upTo: string): Promise<Array<Pick<RollupRow, 'payload'>>> {
+  return rollupDb(db)
+    .selectFrom('report_rollups')
+    .select('payload')
+    .where('tenant_id', '=', tenantId)
+    .where('hour', '>=', fromHour)
+    .where('hour', '<', toHour)
+    .$if(after !== null, (q) => q.where('settled_to', '>', after!))
+    .where('settled_to', '<=', upTo)
+    .execute();
+}
+
+// Written out, not bound: SQLite takes a partial index (alerts_history_idx, alerts_active_idx) only when the query's
+// own terms show its condition, and a bound list shows nothing (it then scanned the table).
+const SETTLED = sql<SqlBool>`alerts.status in ('resolved', 'closed')`;
+const UNSETTLED = sql<SqlBool>`alerts.status in ('new', 'acknowledged', 'in_progress')`;
+
+/**
+ * The tenant's alerts created in [from, to) and settled (resolved or closed: nothing of theirs a report reads changes
+ * any more) at or before `settledTo`: what a rollup of those hours holds.
+ */
+export async function settledFacts(db: DB, tenantId: string, from: string, to: string, settledTo: string): Promise<AlertFacts[]> {
+  return scoped(db, { tenantId, from, to, clientId: null })
+    .where(SETTLED)
+    .where('alerts.resolved_at', '<=', settledTo)
+    .select(FACT_COLUMNS)
+    .execute();
+}
+
+/** The tenant's alerts created in [from, to) and settled in (after, upTo]: through alerts_history_idx. */
+export async function factsSettledBetween(db: DB, tenantId: string, from: string, to: string, after: string, upTo: string): Promise<AlertFacts[]> {
+  return db
+    .selectFrom('alerts')
+    .where('alerts.tenant_id', '=', tenantId)
+    .where(SETTLED)
+    .where('alerts.resolved_at', '>', after)
+    .where('alerts.resolved_at', '<=', upTo)
+    .where('alerts.created_at', '>=', from)
+    .where('alerts.created_at', '<', to)
+    .select(FACT_COLUMNS)
+    .execute();
+}
+
+/**
+ * What the rollups of [from, to) at watermark `settledTo` leave out: the alerts still open (alerts_active_idx) and
+ * those settled since (alerts_history_idx), plus every alert of `edges` (the parts of the period outside whole
+ * hours). One statement, so one snapshot: an alert settling meanwhile is counted once, and one round trip.
+ */
+export async function unsettledFacts(db: DB, tenantId: string, from: string, to: string, settledTo: string, edges: ReadonlyArray<[string, string]>): Promise<AlertFacts[]> {
+  const tenant = () => db.selectFrom('alerts').where('alerts.tenant_id', '=', tenantId);
+  const parts = [
+    ...(from < to
+      ? [
+          tenant().where(UNSETTLED).where('alerts.created_at', '>=', from).where('alerts.created_at', '<', to).select(FACT_COLUMNS),
+          tenant().where(SETTLED).where('alerts.resolved_at', '>', settledTo).where('alerts.created_at', '>=', from).where('alerts.created_at', '<', to).select(FACT_COLUMNS),
+        ]
+      : []),
+    ...edges.map(([a, b]) => tenant().where('alerts.created_at', '>=', a).where('alerts.created_at', '<', b).select(FACT_COLUMNS)),
+  ];
+  if (parts.length === 0) return [];
+  return parts.reduce((all, part) => all.unionAll(part)).execute();
 }

@@ -7,8 +7,9 @@ import type { TenantContext } from '../../http/tenant-context.ts';
 import { listPolicies } from '../escalation/escalation-policies.service.ts';
 import { maintenanceDone } from '../maintenance/maintenance.service.ts';
 import { FALLBACK_TIME_ZONE } from '../users/users.service.ts';
-import { byClient, byPriority, combine, hourOfWeek, nearestRankOffset, targetPairs, type TargetPair } from './report-figures.ts';
-import { tallyFacts, type Tally } from './report-tally.ts';
+import { byClient, byPriority, combine, hourOfWeek, targetPairs, type GroupRow, type TargetPair } from './report-figures.ts';
+import { withPeriodSum } from './report-rollups.ts';
+import { tallyFacts, tallyOf, type Tally } from './report-tally.ts';
 import * as repo from './reports.repository.ts';
 import { authorizeReports } from './reports.policy.ts';
 
@@ -46,14 +47,17 @@ export async function reportSummary(deps: ReportDeps, ctx: TenantContext, q: Rep
   const clientName = client?.name ?? null;
   const scope: repo.ReportScope = { tenantId, from: reportBound(q.from)!, to: reportBound(q.to)!, clientId: q.clientId ?? null };
   const pairs = targetPairs(policies.items);
-  // A client's alerts are read once and summed here; the whole tenant's are summed by the database.
-  const { groups, p90Tta, p90Ttr, quarterHours, sources, issues, responders, maintenance } = await reportTally(deps, scope, pairs, now, scope.clientId === null ? 'sql' : 'facts');
-  const overall = combine(groups);
+  // A client's alerts are read once; the whole tenant's period is its stored rollups plus its unsettled alerts.
+  const tally = await reportTally(deps, scope, pairs, now, scope.clientId === null ? 'rollups' : 'facts');
   const [names, byResponder, done] = await Promise.all([
-    repo.clientNames(deps.db, tenantId, [...new Set(groups.map((g) => g.clientId).filter((id): id is string => id !== null))]),
-    presentResponders(deps.db, responders),
+    repo.clientNames(deps.db, tenantId, [...new Set(tally.groups.map((g) => g.clientId).filter((id): id is string => id !== null))]),
+    presentResponders(deps.db, tally.responders),
     maintenanceDone(deps.db, ctx.tenant.id, scope.clientId, scope.from, scope.to, now),
   ]);
+  // Rollups summed before a client was deleted still name it: its alerts are of no client now.
+  const groups = withoutDeletedClients(tally.groups, names);
+  const { p90Tta, p90Ttr, quarterHours, sources, issues, maintenance } = tally;
+  const overall = combine(groups);
   return {
     from: scope.from,
     to: scope.to,
@@ -64,8 +68,8 @@ export async function reportSummary(deps: ReportDeps, ctx: TenantContext, q: Rep
     tenantName: ctx.tenant.name,
     tenantLogoUrl: ctx.tenant.logo_url,
     ...overall,
-    p90TtaSeconds: p90Tta === null ? null : Math.round(p90Tta),
-    p90TtrSeconds: p90Ttr === null ? null : Math.round(p90Ttr),
+    p90TtaSeconds: p90Tta,
+    p90TtrSeconds: p90Ttr,
     byPriority: byPriority(groups),
     byClient: byClient(groups, names),
     byHourOfWeek: hourOfWeek(quarterHours, zone),
@@ -79,28 +83,45 @@ export async function reportSummary(deps: ReportDeps, ctx: TenantContext, q: Rep
 }
 
 /**
- * The sums behind a summary, two ways to the same figures: `sql`, one aggregate per figure (the database sums; the
- * whole tenant's many alerts never leave it), or `facts`, the scope's alerts read once and summed by report-tally.ts
- * (a client's few: one look-up per alert rather than one per alert and figure). Exported for the test that holds the
- * two to each other.
+ * The sums behind a summary, two ways to the same figures (report-tally.ts): `facts`, the scope's alerts read once
+ * (a client's few), or `rollups`, the whole tenant's stored sums of settled alerts plus its unsettled ones read live
+ * (report-rollups.ts). Exported for the test that holds the two to each other.
  */
-export async function reportTally(deps: ReportDeps, scope: repo.ReportScope, pairs: readonly TargetPair[], now: Date, how: 'sql' | 'facts'): Promise<Tally> {
+export async function reportTally(deps: ReportDeps, scope: repo.ReportScope, pairs: readonly TargetPair[], now: Date, how: 'rollups' | 'facts'): Promise<Tally> {
   const limits = { sources: REPORT_LIMITS.topSources, issues: REPORT_LIMITS.topIssues };
-  if (how === 'facts') return tallyFacts(await repo.scopeFacts(deps.db, scope), pairs, now, limits, (n) => nearestRankOffset(n, 0.9));
-  const groups = await repo.groupFigures(deps.db, deps.dialect, scope, pairs, now);
-  const overall = combine(groups);
-  const ttaRank = nearestRankOffset(overall.acknowledged, 0.9);
-  const ttrRank = nearestRankOffset(overall.resolved, 0.9);
-  const [p90Tta, p90Ttr, quarterHours, sources, issues, responders, maintenance] = await Promise.all([
-    ttaRank === null ? null : repo.durationAtRank(deps.db, deps.dialect, scope, 'tta', ttaRank),
-    ttrRank === null ? null : repo.durationAtRank(deps.db, deps.dialect, scope, 'ttr', ttrRank),
-    overall.opened ? repo.openedPerQuarterHour(deps.db, scope) : [],
-    overall.opened ? repo.topSources(deps.db, scope, limits.sources) : [],
-    overall.opened ? repo.topTitles(deps.db, scope, limits.issues) : [],
-    overall.opened ? repo.responderCounts(deps.db, scope) : { acks: [], resolutions: [] },
-    overall.opened ? repo.maintenanceCount(deps.db, scope) : 0,
-  ]);
-  return { groups, p90Tta, p90Ttr, quarterHours, sources, issues, responders, maintenance };
+  if (how === 'facts' || scope.clientId !== null) return tallyFacts(await repo.scopeFacts(deps.db, scope), pairs, now, limits);
+  return withPeriodSum(deps, scope.tenantId, scope.from, scope.to, pairs, now, (sum, targets) => tallyOf(sum, targets, now.getTime(), limits));
+}
+
+/** Groups of clients that no longer exist (not in `names`) become groups of no client. */
+function withoutDeletedClients(groups: readonly GroupRow[], names: ReadonlyMap<string, string>): GroupRow[] {
+  if (groups.every((g) => g.clientId === null || names.has(g.clientId))) return [...groups];
+  const out = new Map<string, GroupRow>();
+  for (const g of groups) {
+    const clientId = g.clientId !== null && names.has(g.clientId) ? g.clientId : null;
+    const key = `${clientId ?? ''}\u0000${g.priority}`;
+    const had = out.get(key);
+    if (!had) {
+      out.set(key, { ...g, clientId });
+      continue;
+    }
+    const min = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.min(a, b));
+    const max = (a: number | null, b: number | null) => (a === null ? b : b === null ? a : Math.max(a, b));
+    out.set(key, {
+      clientId,
+      priority: g.priority,
+      opened: had.opened + g.opened,
+      acknowledged: had.acknowledged + g.acknowledged,
+      ttaSum: had.ttaSum + g.ttaSum,
+      resolved: had.resolved + g.resolved,
+      ttrSum: had.ttrSum + g.ttrSum,
+      eligible: had.eligible + g.eligible,
+      within: had.within + g.within,
+      targetMin: min(had.targetMin, g.targetMin),
+      targetMax: max(had.targetMax, g.targetMax),
+    });
+  }
+  return [...out.values()];
 }
 
 /** Acknowledgements and resolutions per person, most first; the monitoring tools' together under one line. */
@@ -133,7 +154,9 @@ export interface DigestFigures {
 /** The digest's figures of the alerts a tenant opened in [from, to): counts, response times, its busiest clients. */
 export async function digestFigures(deps: ReportDeps, tenantId: string, from: string, to: string, now: Date, topClients = 5): Promise<DigestFigures> {
   const scope: repo.ReportScope = { tenantId, from, to, clientId: null };
-  const [groups, pagedNobody] = await Promise.all([repo.groupFigures(deps.db, deps.dialect, scope, [], now), repo.pagedNobodyCount(deps.db, scope)]);
+  // A week's alerts read once and summed like a report's (no targets: the digest shows none).
+  const [facts, pagedNobody] = await Promise.all([repo.scopeFacts(deps.db, scope), repo.pagedNobodyCount(deps.db, scope)]);
+  const { groups } = tallyFacts(facts, [], now, { sources: 0, issues: 0 });
   const overall = combine(groups);
   const clients = byClient(groups, new Map()).filter((c) => c.clientId !== null).slice(0, topClients);
   const names = await repo.clientNames(deps.db, tenantId, clients.map((c) => c.clientId!));
