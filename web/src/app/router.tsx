@@ -34,15 +34,7 @@ export const router = createBrowserRouter([
             lazy: async () => ({ Component: (await import('./layout/AppLayout.tsx')).AppLayout }),
             children: [
               { index: true, element: <Navigate to="/app/dashboard" replace /> },
-              // Its loader asks for its list and figures as soon as its code is there, before it renders (issue 33).
-              {
-                path: 'dashboard',
-                lazy: async () => {
-                  const page = await import('../features/dashboard/pages/DashboardPage.tsx');
-                  // Not again as filters change the address: the page asks for its own lists then.
-                  return { Component: page.DashboardPage, loader: page.prefetchDashboard, shouldRevalidate: () => false };
-                },
-              },
+              { path: 'dashboard', lazy: async () => ({ Component: (await import('../features/dashboard/pages/DashboardPage.tsx')).DashboardPage }) },
               { path: 'alerts/history', lazy: async () => ({ Component: (await import('../features/dashboard/pages/AlertHistoryPage.tsx')).AlertHistoryPage }) },
               { path: 'clients', lazy: async () => ({ Component: (await import('../features/clients/pages/ClientsPage.tsx')).ClientsPage }) },
               { path: 'profile', lazy: async () => ({ Component: (await import('../features/profile/pages/ProfilePage.tsx')).ProfilePage }) },

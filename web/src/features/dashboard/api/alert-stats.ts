@@ -4,7 +4,6 @@ import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { alertsPath } from './alerts-path.ts';
 import { checkedAgainstReady } from './stream-ready.ts';
-import { useFailedJustNow } from './failed-just-now.ts';
 
 export const fetchAlertStats = (tenantId: string, signal?: AbortSignal) => api<AlertStats>(`${alertsPath(tenantId)}/stats`, { signal });
 
@@ -13,5 +12,5 @@ export const alertStatsQueryOptions = (tenantId: string) =>
 
 export function useAlertStats(tenantId: string, enabled = true) {
   const options = alertStatsQueryOptions(tenantId);
-  return useQuery({ ...options, enabled, retryOnMount: !useFailedJustNow(options.queryKey) });
+  return useQuery({ ...options, enabled });
 }

@@ -4,7 +4,6 @@ import { api, qs } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { alertsPath } from './alerts-path.ts';
 import { checkedAgainstReady } from './stream-ready.ts';
-import { useFailedJustNow } from './failed-just-now.ts';
 
 /** The active list as the server pages it; defaults are left out of the address. */
 export const fetchActiveAlerts = (tenantId: string, filter: ActiveAlertsQuery, signal?: AbortSignal) =>
@@ -33,5 +32,5 @@ export const activeAlertsQueryOptions = (tenantId: string, filter: ActiveAlertsQ
 
 export function useActiveAlerts(tenantId: string, filter: ActiveAlertsQuery, enabled = true) {
   const options = activeAlertsQueryOptions(tenantId, filter);
-  return useQuery({ ...options, enabled, retryOnMount: !useFailedJustNow(options.queryKey) });
+  return useQuery({ ...options, enabled });
 }

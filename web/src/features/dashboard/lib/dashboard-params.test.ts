@@ -1,10 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_LIST } from '../api/prefetch-dashboard.ts';
+import type { ActiveAlertsQuery } from '../../../../../contract/alerts.ts';
 import { dashboardFilter } from './dashboard-params.ts';
 
+/** What an address without list parameters selects: every open alert by priority, the first 100. */
+const DEFAULT_LIST: ActiveAlertsQuery = { status: 'all', priority: 'all', sort: 'priority', page: 1, pageSize: 100 };
+
 describe('the list the dashboard’s address selects', () => {
-  // The route's prefetch (issue 33) asks for DEFAULT_LIST: the page must ask for the same list, or it would ask twice.
-  it('is the prefetched list when the address has no list parameters', () => {
+  it('is every open alert by priority, the first 100, when the address has no list parameters', () => {
     expect(dashboardFilter(new URLSearchParams())).toEqual(DEFAULT_LIST);
     expect(dashboardFilter(new URLSearchParams('alert=a1'))).toEqual(DEFAULT_LIST);
   });

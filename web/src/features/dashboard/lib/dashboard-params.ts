@@ -43,7 +43,7 @@ export function useDashboardParams() {
   };
 }
 
-/** The list the dashboard's address selects (also read by the route's prefetch, prefetch-dashboard.ts). */
+/** The list the dashboard's address selects. */
 export function dashboardFilter(params: URLSearchParams): ActiveAlertsQuery {
   const page = Number(params.get('page'));
   const hasTicket = params.get('hasTicket');

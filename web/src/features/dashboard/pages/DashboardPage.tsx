@@ -36,9 +36,6 @@ import { useDashboardView, type DashboardView } from '../lib/dashboard-view.ts';
 import { keyRefusal } from '../lib/key-refusal.ts';
 import { useOnline } from '../lib/use-online.ts';
 
-// The route's loader (router.tsx): it arrives with the page's code, in the chunks the page announces.
-export { prefetchDashboard } from '../api/prefetch-dashboard.ts';
-
 // Only a tenant that never had an alert sees it: its code stays out of every other dashboard load.
 const GettingStarted = lazy(async () => ({ default: (await import('../components/GettingStarted.tsx')).GettingStarted }));
 // What a first look at the cards does not need loads when it is used (issue 14's 250 kB budget for the dashboard).
