@@ -8,7 +8,6 @@ import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
 import type { EscalationChannel } from '../../../contract/escalation.ts';
 import {
   attemptKey,
-  unsafeCountRecentPages,
   findAttempts,
   findStepChannels,
   findStepOutcomes,
@@ -24,7 +23,7 @@ import { ackLinkSigner } from './ack-links.ts';
 import { groupBy } from './batches.ts';
 import { KeyedLock } from '../../lib/keyed-lock.ts';
 import { pageMessage } from './page-message.ts';
-import { summaryJob } from './page-summary.ts';
+import { stormHeld } from './page-storm.ts';
 import { markPagedNobody, type MarkedAlert } from './paged-nobody.repository.ts';
 import { unsafeFindPageContext, unsafeFindPagedAlerts, type PagedAlert } from './paging.repository.ts';
 
@@ -238,31 +237,18 @@ export function createPageDelivery(deps: {
     }
 
     async function sendOpen(): Promise<unknown[]> {
-      // A storm: past the limit, a person's new pages on a channel wait for their summary (a job a minute per person).
+      // A storm: past the limit, a person's new pages on a channel wait for their summary (page-storm.ts).
       if (firstTries.length > 0) {
-        const now = firstTries[0].ctx.now;
-        const byPerson = [...groupBy(firstTries, (c) => `${c.p.userId}|${c.p.channel}`).values()];
-        const recent = await unsafeCountRecentPages(db, firstTries.map((c) => ({ userId: c.p.userId, channel: c.p.channel })), new Date(now.getTime() - 60_000).toISOString(), deps.stormLimit);
-        // Room for single pages: none while the person's pages are being summed up (one summary a minute until a minute
-        // passes without one), else what the limit leaves of the last minute's pages.
-        const room = (userId: string, channel: string) => {
-          const r = recent.get(`${userId}|${channel}`);
-          return !r ? deps.stormLimit : r.summed > 0 ? 0 : Math.max(0, deps.stormLimit - r.pages);
-        };
-        const held = new Set(byPerson.flatMap((list) => list.slice(room(list[0].p.userId, list[0].p.channel))));
-        if (held.size > 0) {
-          // The summary job first: a held page is never left without one.
-          const jobs = [...groupBy([...held], (c) => `${c.p.tenantId}|${c.p.userId}|${c.p.channel}`).values()].map((list) => summaryJob(list[0].p, now));
-          try {
-            await insertJobs(db, jobs, now, null);
-          } catch (err) {
-            items.forEach((_, i) => (out[i] = err));
-            return out;
-          }
-          for (const c of held)
-            settled.push({ index: c.index, started: false, attempt: { ...c.row, outcome: 'held', reason: PAGING_MSG.heldForSummary(deps.stormLimit), tries: c.tries, updated_at: c.at }, error: null });
-          open = open.filter((c) => !held.has(c));
+        let held: Set<(typeof firstTries)[number]>;
+        try {
+          held = await stormHeld(db, deps.stormLimit, firstTries, firstTries[0].ctx.now);
+        } catch (err) {
+          items.forEach((_, i) => (out[i] = err));
+          return out;
         }
+        for (const c of held)
+          settled.push({ index: c.index, started: false, attempt: { ...c.row, outcome: 'held', reason: PAGING_MSG.heldForSummary(deps.stormLimit), tries: c.tries, updated_at: c.at }, error: null });
+        open = open.filter((c) => !held.has(c));
       }
 
       // Whose alert it is and the person's time zone, for what the pages say.
