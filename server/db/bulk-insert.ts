@@ -1,4 +1,4 @@
-import { CompiledQuery, PostgresAdapter } from 'kysely';
+import { CompiledQuery, PostgresAdapter, sql, type RawBuilder } from 'kysely';
 import type { DB } from './database.ts';
 
 /**
@@ -42,6 +42,15 @@ const texts = new Map<string, string>();
 
 /** Whether `db` talks to PostgreSQL (the bulk statements differ by dialect). */
 export const isPostgres = (db: DB) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * The tenant column of a statement that picks rows by their ids (`id in (…)`), written so SQLite's planner cannot pick
+ * an index for it: without statistics, SQLite judges `tenant_id = ?` more selective than ten ids or more and reads the
+ * tenant's whole index (alerts_opened_idx) instead of looking the ids up: 26 µs an alert in batches of 500 at 60,000
+ * alerts of one tenant, growing with the tenant, against under 3 µs by the primary key. The tenant is still checked on
+ * every row found. PostgreSQL's planner has statistics; it gets the plain column.
+ */
+export const tenantBesideIds = (db: DB, column: string): RawBuilder<string> => (isPostgres(db) ? sql<string>`${sql.ref(column)}` : sql<string>`+${sql.ref(column)}`);
 
 /** The insert of a spec's rows from `values`: the columns, then the rows, then the tail. */
 const insertText = (spec: BulkInsert<never>, values: string) =>

@@ -1,5 +1,5 @@
 import type { AlertPriority, AlertStatus, PagedNobodyReason } from '../../../contract/alerts.ts';
-import { chunks } from '../../db/bulk-insert.ts';
+import { chunks, tenantBesideIds } from '../../db/bulk-insert.ts';
 import type { DB } from '../../db/database.ts';
 
 /** An alert just marked, with what its live update says. */
@@ -23,7 +23,7 @@ export async function markPagedNobody(db: DB, tenantId: string, alertIds: string
     const rows = await db
       .updateTable('alerts')
       .set({ paged_nobody_at: at, paged_nobody_reason: reason })
-      .where('tenant_id', '=', tenantId)
+      .where(tenantBesideIds(db, 'tenant_id'), '=', tenantId)
       .where('id', 'in', part)
       .where('paged_nobody_at', 'is', null)
       .returning(['id', 'status', 'priority', 'dedup_key', 'updated_at'])

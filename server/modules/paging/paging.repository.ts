@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { DB, Dialect } from '../../db/database.ts';
 import type { AckTokensTable, AlertEventsTable, AlertsTable } from '../../db/schema.ts';
 import { timeOrderedUuid as timeOrderedId } from '../../lib/ids.ts';
-import { bulkInsert, chunks, isPostgres, readByKeys, type BulkInsert } from '../../db/bulk-insert.ts';
+import { bulkInsert, chunks, isPostgres, readByKeys, tenantBesideIds, type BulkInsert } from '../../db/bulk-insert.ts';
 
 /** What the engine reads of an alert. */
 export type PagedAlert = Pick<
@@ -125,7 +125,7 @@ export async function setEscalationEach(db: DB, rows: EscalationStart[]) {
 
 /** The same escalation values on many alerts of a tenant (one statement per 500). */
 export async function setEscalationMany(db: DB, tenantId: string, alertIds: string[], values: EscalationValues) {
-  for (const part of chunks(alertIds)) await db.updateTable('alerts').set(values).where('tenant_id', '=', tenantId).where('id', 'in', part).execute();
+  for (const part of chunks(alertIds)) await db.updateTable('alerts').set(values).where(tenantBesideIds(db, 'tenant_id'), '=', tenantId).where('id', 'in', part).execute();
 }
 
 export interface SystemEvent {
