@@ -118,3 +118,50 @@ describe('mailer connections', () => {
     expect((refused as NodeJS.ErrnoException).code).toBe('ECONNREFUSED');
   });
 });
+
+/**
+ * Mail is composed and sent on a thread of its own (`threadMailer`): what a mail server answers comes back as nodemailer
+ * said it (a 5xx keeps its code: the email channel treats it as permanent), and closing the mailer fails what was
+ * still on its way rather than leaving it waiting.
+ */
+describe('the mail thread', () => {
+  it("brings back a mail server's refusal with its code, and the next mail goes through", async () => {
+    const server = new SMTPServer({
+      authOptional: true,
+      logger: false,
+      disabledCommands: ['STARTTLS'],
+      onRcptTo(address, _session, callback) {
+        if (address.address.startsWith('gone@')) callback(Object.assign(new Error('No such user here'), { responseCode: 550 }));
+        else callback();
+      },
+      onData(stream, _session, callback) {
+        stream.on('data', () => {});
+        stream.on('end', () => callback());
+      },
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const port = (server.server.address() as net.AddressInfo).port;
+    const mailer = createMailer({ smtpUrl: `smtp://127.0.0.1:${port}`, from: 'pager@alertdesk.test', log: { info: () => {} } });
+    try {
+      await expect(mailer.send({ to: 'gone@example.com', subject: 'Page', text: 'x' })).rejects.toMatchObject({ responseCode: 550, message: expect.stringContaining('No such user here') });
+      await expect(mailer.send({ to: 'ana@example.com', subject: 'Page', text: 'x' })).resolves.toBeUndefined();
+    } finally {
+      mailer.close?.();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+
+  it('fails the mails still on their way when it is closed', async () => {
+    const smtp = await startSmtpServer({ delayMs: 5_000 });
+    const mailer = createMailer({ smtpUrl: smtp.url, from: 'pager@alertdesk.test', log: { info: () => {} } });
+    try {
+      const slow = mailer.send({ to: 'ana@example.com', subject: 'Slow', text: 'x' });
+      await new Promise((r) => setTimeout(r, 300));
+      mailer.close?.();
+      await expect(slow).rejects.toThrow('the mailer was closed before the mail was sent');
+    } finally {
+      mailer.close?.();
+      await smtp.close();
+    }
+  });
+});

@@ -1,4 +1,9 @@
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import net from 'node:net';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
 import nodemailer from 'nodemailer';
 
 export interface Mail {
@@ -65,17 +70,14 @@ export function connectWithoutDelay(options: SocketOptions, callback: (err: Erro
   socket.once('connect', () => settle(null));
 }
 
+type MailLog = { info(obj: object, msg: string): void; warn?(obj: object, msg: string): void };
+
 /**
- * SMTP when SMTP_URL is set. Otherwise every mail is written to the server log so links stay usable locally; in
- * production (NODE_ENV=production) only its recipient and subject are, since its text may hold single-use links.
+ * SMTP when SMTP_URL is set, sent from a thread of its own (`thread: false`: from this one). Otherwise every mail is
+ * written to the server log so links stay usable locally; in production (NODE_ENV=production) only its recipient and
+ * subject are, since its text may hold single-use links.
  */
-export function createMailer(opts: {
-  smtpUrl: string | null;
-  from: string;
-  log: { info(obj: object, msg: string): void; warn?(obj: object, msg: string): void };
-  production?: boolean;
-  connections?: number;
-}): Mailer {
+export function createMailer(opts: { smtpUrl: string | null; from: string; log: MailLog; production?: boolean; connections?: number; thread?: boolean }): Mailer {
   if (!opts.smtpUrl) {
     return {
       async send(mail) {
@@ -86,6 +88,11 @@ export function createMailer(opts: {
     };
   }
   const url = pooledUrl(opts.smtpUrl, opts.connections ?? 5);
+  return opts.thread === false ? smtpMailer(url, opts.from, opts.log) : threadMailer(url, opts.from, opts.log);
+}
+
+/** nodemailer over SMTP in this thread: connections reused (`pooledUrl`), opened by `connectWithoutDelay`. */
+export function smtpMailer(url: string, from: string, log: MailLog): Mailer {
   let transport: ReturnType<typeof nodemailer.createTransport> | null = null;
   return {
     async send(mail) {
@@ -95,13 +102,92 @@ export function createMailer(opts: {
         (transport as unknown as { getSocket: typeof connectWithoutDelay }).getSocket = connectWithoutDelay;
         // A pooled connection the mail server drops while idle is an 'error' event: unheard, it would end the process.
         // The pool opens a new connection for the next mail; a mail whose send fails is rejected and retried as always.
-        transport.on('error', (err) => (opts.log.warn ?? opts.log.info).call(opts.log, { err }, 'an idle SMTP connection failed; the next mail opens a new one'));
+        transport.on('error', (err) => (log.warn ?? log.info).call(log, { err }, 'an idle SMTP connection failed; the next mail opens a new one'));
       }
-      await transport.sendMail({ from: opts.from, ...mail, headers: { ...mail.headers, 'X-Alertdesk-Mail': '1' } });
+      await transport.sendMail({ from, ...mail, headers: { ...mail.headers, 'X-Alertdesk-Mail': '1' } });
     },
     close() {
       transport?.close();
       transport = null;
+    },
+  };
+}
+
+/** What the mail thread is asked (`mail-thread.ts`). */
+export type MailThreadRequest = { kind: 'send'; id: number; mail: Mail } | { kind: 'close' };
+/** What the mail thread answers: a mail's outcome (a failure as nodemailer described it), or a line for the log. */
+export type MailThreadAnswer =
+  | { kind: 'sent'; id: number }
+  | { kind: 'failed'; id: number; error: { message: string; code?: string; responseCode?: number; response?: string } }
+  | { kind: 'log'; level: 'info' | 'warn'; msg: string; err: string | null };
+
+/** Where tsx's ESM API lives (its package's own `exports`: the import condition). */
+function tsxApiUrl(): string {
+  const manifest = createRequire(import.meta.url).resolve('tsx/package.json');
+  const exports = JSON.parse(fs.readFileSync(manifest, 'utf8')).exports['./esm/api'] as { import: { default: string } };
+  return pathToFileURL(path.join(path.dirname(manifest), exports.import.default)).href;
+}
+
+/**
+ * The mail thread's first code: its TypeScript imported through tsx's API, as `npm start` runs the server (a thread
+ * does not inherit the main thread's loader, and tests run without it).
+ */
+const threadBoot = () => `import(${JSON.stringify(tsxApiUrl())}).then((tsx) => tsx.tsImport(${JSON.stringify(new URL('./mail-thread.ts', import.meta.url).href)}, ${JSON.stringify(import.meta.url)}))`;
+
+/**
+ * Mail composed and sent on a thread of its own (`mail-thread.ts`, started at the first mail). Building a MIME message
+ * and writing it costs nodemailer ≈ 0.5–1 ms of CPU a mail: at a thousand pages a second that was most of the main
+ * thread, which also ingests alerts and runs the escalations. A failure keeps nodemailer's `responseCode` (a 5xx is
+ * permanent to the email channel). A thread that stops fails the mails it held (they are retried as any failure) and
+ * the next mail starts a new one; `close` ends it. It holds the process open only while mails are on their way.
+ */
+export function threadMailer(url: string, from: string, log: MailLog): Mailer {
+  let worker: Worker | null = null;
+  let next = 0;
+  const waiting = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+  const settle = (id: number, err: Error | null) => {
+    const w = waiting.get(id);
+    if (!w) return;
+    waiting.delete(id);
+    if (waiting.size === 0) worker?.unref();
+    if (err) w.reject(err);
+    else w.resolve();
+  };
+  const failAll = (err: Error) => {
+    for (const id of [...waiting.keys()]) settle(id, err);
+  };
+  const start = () => {
+    const w = new Worker(threadBoot(), { eval: true, workerData: { url, from } });
+    w.unref();
+    w.on('message', (m: MailThreadAnswer) => {
+      if (m.kind === 'log') (m.level === 'warn' ? (log.warn ?? log.info) : log.info).call(log, { err: m.err }, m.msg);
+      else if (m.kind === 'sent') settle(m.id, null);
+      else settle(m.id, Object.assign(new Error(m.error.message), { code: m.error.code, responseCode: m.error.responseCode, response: m.error.response }));
+    });
+    w.on('error', (err) => (log.warn ?? log.info).call(log, { err }, 'the mail thread failed; the next mail starts a new one'));
+    w.on('exit', () => {
+      if (worker === w) worker = null;
+      failAll(new Error('the mail thread stopped before the mail was sent'));
+    });
+    return w;
+  };
+  return {
+    send(mail) {
+      worker ??= start();
+      const id = ++next;
+      const w = worker;
+      return new Promise<void>((resolve, reject) => {
+        waiting.set(id, { resolve, reject });
+        if (waiting.size === 1) w.ref();
+        w.postMessage({ kind: 'send', id, mail } satisfies MailThreadRequest);
+      });
+    },
+    close() {
+      const w = worker;
+      worker = null;
+      if (!w) return;
+      failAll(new Error('the mailer was closed before the mail was sent'));
+      void w.terminate();
     },
   };
 }
