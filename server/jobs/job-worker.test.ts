@@ -48,6 +48,36 @@ for (const db of testDatabases()) {
       }
     });
 
+    it('follows a pass within the time asked when woken during it, instead of sleeping until its poll', async () => {
+      // New alerts wake the worker within 100 ms; one that arrives while a pass runs (after its sweep looked) must not
+      // wait for the next poll.
+      let passes = 0;
+      let release: () => void = () => {};
+      const worker = testJobWorker(env.deps, {
+        handlers: {},
+        sweeps: [
+          async () => {
+            passes++;
+            if (passes === 1) await new Promise<void>((resolve) => (release = resolve));
+            return 0;
+          },
+        ],
+        pollMs: 60_000,
+        // One lane, so each pass calls the sweep once (PostgreSQL's default is two side by side).
+        lanes: 1,
+      });
+      worker.start();
+      try {
+        await expect.poll(() => passes).toBe(1);
+        worker.wakeWithin(50);
+        release();
+        await expect.poll(() => passes, { timeout: 5_000 }).toBe(2);
+      } finally {
+        release();
+        await worker.stop();
+      }
+    });
+
     it('retries a failing job with backoff and gives up after its last attempt', async () => {
       let nowMs = Date.now();
       let calls = 0;

@@ -93,6 +93,8 @@ export class JobWorker {
   private running: Promise<void> | null = null;
   private stopped = true;
   private again = false;
+  /** A wake asked for during a pass: the next pass starts within this many ms of its end. */
+  private soonMs: number | null = null;
   private failing = false;
 
   constructor(private readonly opts: JobWorkerOptions) {
@@ -139,11 +141,16 @@ export class JobWorker {
   }
 
   /**
-   * Starts a pass within `ms` unless one is running (it finishes and polls as usual): work that may wait that long, so
-   * what arrives together (a burst of new alerts) is taken in one pass.
+   * Starts a pass within `ms` (one running is followed within `ms` of its end): work that may wait that long, so what
+   * arrives together (a burst of new alerts) is taken in one pass.
    */
   wakeWithin(ms: number) {
-    if (this.stopped || this.running) return;
+    if (this.stopped) return;
+    // During a pass, the work may have come after its sweep looked: the pass is followed within `ms`, not at its poll.
+    if (this.running) {
+      this.soonMs = Math.min(this.soonMs ?? ms, ms);
+      return;
+    }
     if (this.timer && this.timerDue <= Date.now() + ms) return;
     this.schedule(ms);
   }
@@ -170,6 +177,7 @@ export class JobWorker {
         this.failing = false;
         const next = await unsafeNextDueAt(this.opts.db);
         if (next) sleep = Math.max(0, Math.min(sleep, next.getTime() - this.clock().getTime()));
+        if (this.soonMs !== null) sleep = Math.min(sleep, this.soonMs);
       } catch (err) {
         // The database may be away: say so once per outage, and look again every 5 s until it is back.
         if (!this.failing) this.opts.log.warn({ err }, 'job worker pass failed; retrying every 5 s');
@@ -177,6 +185,7 @@ export class JobWorker {
         sleep = 5_000;
       }
       this.running = null;
+      this.soonMs = null;
       this.schedule(sleep);
     })();
     await this.running;
