@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { expect, it } from 'vitest';
 import { Agent, describeEachDatabase } from '../test/test-app.ts';
 import { registerOwner, superAdmin } from '../test/factories.ts';
-import { createIntegration, ingest, pdTrigger } from '../test/alerts.ts';
+import { alertRow, createIntegration, ingest, pdTrigger } from '../test/alerts.ts';
 import { hasBadCharacters } from './body-guard.ts';
 
 /** `{"a":{"a":…1…}}` nested `depth` objects deep, as text (JSON.stringify of such a value would itself overflow). */
@@ -78,32 +78,20 @@ describeEachDatabase('body guard', (t) => {
   it('lists, pages history, shows and acts on an alert whose stored metadata is 5,000 deep (the deep part is replaced)', async () => {
     const { owner, integration } = await setup();
     const at = new Date().toISOString();
-    const row = (id: string, status: 'new' | 'resolved', dedup: string) => ({
-      id,
-      tenant_id: owner.tenantId,
-      client_id: null,
-      integration_id: integration.id,
-      dedup_key: dedup,
-      title: 'Stored before the limit existed',
-      description: '',
-      priority: 'high' as const,
-      status,
-      source: 'legacy',
-      search_text: 'stored before the limit existed',
-      created_at: at,
-      updated_at: at,
-      acknowledged_by: null,
-      acknowledged_at: null,
-      resolved_by: null,
-      resolved_at: status === 'resolved' ? at : null,
-      closed_by: null,
-      closed_at: null,
-      assigned_to: null,
-      tags: '["ok", {"not": "a string"}]',
-      metadata: `{"kept":"yes","deep":${deepJson(5000)}}`,
-      occurrences: 1,
-      last_seen_at: at,
-    });
+    const row = (id: string, status: 'new' | 'resolved', dedup: string) =>
+      alertRow(owner.tenantId, {
+        id,
+        integration_id: integration.id,
+        dedup_key: dedup,
+        title: 'Stored before the limit existed',
+        status,
+        source: 'legacy',
+        search_text: 'stored before the limit existed',
+        created_at: at,
+        resolved_at: status === 'resolved' ? at : null,
+        tags: '["ok", {"not": "a string"}]',
+        metadata: `{"kept":"yes","deep":${deepJson(5000)}}`,
+      });
     const activeId = randomUUID();
     const resolvedId = randomUUID();
     await t().deps.db.insertInto('alerts').values([row(activeId, 'new', 'legacy-1'), row(resolvedId, 'resolved', 'legacy-2')]).execute();

@@ -1,5 +1,7 @@
+import { randomUUID } from 'node:crypto';
 import http from 'node:http';
 import type { FastifyInstance } from 'fastify';
+import type { AlertsTable } from '../db/schema.ts';
 import type { Agent } from './test-app.ts';
 import { registerOwner } from './factories.ts';
 
@@ -105,3 +107,40 @@ export async function openEventStream(app: FastifyInstance, url: string, cookie:
 }
 
 export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * A whole alerts row, for tests that write alerts straight into the table (seeded history, reports, rows stored before
+ * a rule existed): a new high alert of `tenantId` opened now (or at `over.created_at`), its escalation left to the
+ * column defaults; `over` replaces any column.
+ */
+export function alertRow(tenantId: string, over: Partial<AlertsTable> = {}): AlertsTable {
+  const id = over.id ?? randomUUID();
+  const at = over.created_at ?? new Date().toISOString();
+  return {
+    id,
+    tenant_id: tenantId,
+    client_id: null,
+    integration_id: null,
+    dedup_key: id,
+    title: 'Disk full',
+    description: '',
+    priority: 'high',
+    status: 'new',
+    source: 'test',
+    search_text: 'disk full',
+    created_at: at,
+    updated_at: at,
+    acknowledged_by: null,
+    acknowledged_at: null,
+    resolved_by: null,
+    resolved_at: null,
+    closed_by: null,
+    closed_at: null,
+    assigned_to: null,
+    tags: '[]',
+    metadata: '{}',
+    occurrences: 1,
+    last_seen_at: at,
+    ...over,
+  };
+}

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import { describeEachDatabase } from '../../test/test-app.ts';
 import { registerOwner } from '../../test/factories.ts';
-import { createIntegration, ingest } from '../../test/alerts.ts';
+import { alertRow, createIntegration, ingest } from '../../test/alerts.ts';
 import { trigramQuery } from './alert-history.repository.ts';
 import type { AlertsTable } from '../../db/schema.ts';
 
@@ -197,34 +197,21 @@ describeEachDatabase('alert text search', (t) => {
     const { owner, base, raise, resolve } = await tenant();
     // Straight into the table: 6,000 resolved alerts, more than the trigram lookup reads one by one (5,000).
     const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
-    const row = (i: number): AlertsTable => ({
-      id: `srch-${owner.tenantId.slice(0, 8)}-${String(i).padStart(5, '0')}`,
-      tenant_id: owner.tenantId,
-      client_id: null,
-      integration_id: null,
-      dedup_key: `bulk-${i}`,
-      title: `Packet loss to gw-${i % 7}`,
-      description: '',
-      priority: i % 3 === 0 ? 'high' : 'low',
-      status: i % 4 === 0 ? 'closed' : 'resolved',
-      source: 'seed',
-      // Every one holds the trigrams of "alpha-beta" (alp, ha-, bet, eta), a seventh of them the text itself.
-      search_text: `packet loss to gw-${i % 7}\nseed\nbulk-${i}\n${i % 7 === 3 ? 'alpha-beta-' : 'beta-alpha-'}${i % 1000 === 0 ? '\nrare marker' : ''}`,
-      created_at: at(i),
-      updated_at: at(i),
-      acknowledged_by: null,
-      acknowledged_at: null,
-      resolved_by: null,
-      resolved_at: at(i),
-      closed_by: null,
-      closed_at: i % 4 === 0 ? at(i) : null,
-      assigned_to: null,
-      tags: '[]',
-      metadata: '{}',
-      occurrences: 1,
-      last_seen_at: at(i),
-      escalation_state: 'none',
-    });
+    const row = (i: number): AlertsTable =>
+      alertRow(owner.tenantId, {
+        id: `srch-${owner.tenantId.slice(0, 8)}-${String(i).padStart(5, '0')}`,
+        dedup_key: `bulk-${i}`,
+        title: `Packet loss to gw-${i % 7}`,
+        priority: i % 3 === 0 ? 'high' : 'low',
+        status: i % 4 === 0 ? 'closed' : 'resolved',
+        source: 'seed',
+        // Every one holds the trigrams of "alpha-beta" (alp, ha-, bet, eta), a seventh of them the text itself.
+        search_text: `packet loss to gw-${i % 7}\nseed\nbulk-${i}\n${i % 7 === 3 ? 'alpha-beta-' : 'beta-alpha-'}${i % 1000 === 0 ? '\nrare marker' : ''}`,
+        created_at: at(i),
+        resolved_at: at(i),
+        closed_at: i % 4 === 0 ? at(i) : null,
+        escalation_state: 'none',
+      });
     for (let from = 0; from < 6000; from += 500) await t().deps.db.insertInto('alerts').values(Array.from({ length: 500 }, (_, j) => row(from + j))).execute();
     const open = await raise('open-1', 'Packet loss to gw-3 right now');
     await resolve('nothing-open');

@@ -1,7 +1,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, insertClient, registerOwner } from '../../test/factories.ts';
-import { alertTenant, createIntegration, ingest } from '../../test/alerts.ts';
+import { alertRow, alertTenant, createIntegration, ingest } from '../../test/alerts.ts';
 import { HISTORY_COUNT_LIMIT } from '../../../contract/alerts.ts';
 
 describeEachDatabase('alerts', (t) => {
@@ -346,32 +346,18 @@ describeEachDatabase('alerts', (t) => {
   it('counts the history up to HISTORY_COUNT_LIMIT and then says "at least"', async () => {
     const { owner, base } = await tenant();
     const at = new Date(Date.now() - 3600_000).toISOString();
-    const row = (i: number) => ({
-      id: `cap-${owner.tenantId.slice(0, 8)}-${i}`,
-      tenant_id: owner.tenantId,
-      client_id: null,
-      integration_id: null,
-      dedup_key: `cap-${i}`,
-      title: i < 3 ? `Rare thing ${i}` : `Bulk ${i}`,
-      description: '',
-      priority: 'low' as const,
-      status: 'resolved' as const,
-      source: 'seed',
-      search_text: (i < 3 ? `rare thing ${i}` : `bulk ${i}`) + ' seed',
-      created_at: at,
-      updated_at: at,
-      acknowledged_by: null,
-      acknowledged_at: null,
-      resolved_by: null,
-      resolved_at: at,
-      closed_by: null,
-      closed_at: null,
-      assigned_to: null,
-      tags: '[]',
-      metadata: '{}',
-      occurrences: 1,
-      last_seen_at: at,
-    });
+    const row = (i: number) =>
+      alertRow(owner.tenantId, {
+        id: `cap-${owner.tenantId.slice(0, 8)}-${i}`,
+        dedup_key: `cap-${i}`,
+        title: i < 3 ? `Rare thing ${i}` : `Bulk ${i}`,
+        priority: 'low',
+        status: 'resolved',
+        source: 'seed',
+        search_text: (i < 3 ? `rare thing ${i}` : `bulk ${i}`) + ' seed',
+        created_at: at,
+        resolved_at: at,
+      });
     for (let from = 0; from < HISTORY_COUNT_LIMIT + 5; from += 500) {
       await t().deps.db.insertInto('alerts').values(Array.from({ length: Math.min(500, HISTORY_COUNT_LIMIT + 5 - from) }, (_, j) => row(from + j))).execute();
     }

@@ -4,6 +4,7 @@ import type { AlertsTable } from '../../db/schema.ts';
 import { describeEachDatabase, type TestEnv } from '../../test/test-app.ts';
 import { registerOwner } from '../../test/factories.ts';
 import { createClient } from '../../test/clients.ts';
+import { alertRow } from '../../test/alerts.ts';
 import { targetPairs, type TargetPair } from './report-figures.ts';
 import { forgetCachedSums } from './report-rollups.ts';
 import type { Tally } from './report-tally.ts';
@@ -25,33 +26,7 @@ async function insertAlert(env: TestEnv, tenantId: string, a: Partial<AlertsTabl
   const status = a.status ?? (a.resolved_at ? 'resolved' : a.acknowledged_at ? 'acknowledged' : 'new');
   await env.deps.db
     .insertInto('alerts')
-    .values({
-      id,
-      tenant_id: tenantId,
-      client_id: null,
-      integration_id: null,
-      dedup_key: id,
-      title: 'Disk full',
-      description: '',
-      status,
-      source: 'db-1',
-      search_text: '',
-      updated_at: a.created_at,
-      acknowledged_by: null,
-      acknowledged_at: null,
-      resolved_by: null,
-      resolved_at: null,
-      closed_by: null,
-      closed_at: null,
-      assigned_to: null,
-      tags: '[]',
-      metadata: '{}',
-      occurrences: 1,
-      last_seen_at: a.created_at,
-      escalation_state: 'none',
-      escalation_policy_id: null,
-      ...a,
-    })
+    .values(alertRow(tenantId, { id, status, source: 'db-1', search_text: '', escalation_state: 'none', escalation_policy_id: null, ...a }))
     .execute();
   return id;
 }

@@ -4,7 +4,7 @@ import type { AlertEventsTable, AlertsTable } from '../../db/schema.ts';
 import { Agent, describeEachDatabase, type TestEnv } from '../../test/test-app.ts';
 import { registerOwner, registerTeam } from '../../test/factories.ts';
 import { createClient } from '../../test/clients.ts';
-import { alertTenant, createIntegration, ingest } from '../../test/alerts.ts';
+import { alertRow, alertTenant, createIntegration, ingest } from '../../test/alerts.ts';
 import { REPORT_MSG } from '../../../contract/reports.ts';
 import { targetPairs } from './report-figures.ts';
 import { reportTally } from './reports.service.ts';
@@ -33,34 +33,26 @@ async function seedAlert(env: TestEnv, tenantId: string, s: Seed, extraEvents: A
   const resAt = s.resolve ? at(s.created, s.resolve[0]) : null;
   await env.deps.db
     .insertInto('alerts')
-    .values({
-      id,
-      tenant_id: tenantId,
-      client_id: s.client,
-      integration_id: null,
-      dedup_key: id,
-      title: s.title,
-      description: '',
-      priority: s.priority,
-      status: resAt ? 'resolved' : ackAt ? 'acknowledged' : 'new',
-      source: s.source,
-      search_text: s.title.toLowerCase(),
-      created_at: s.created,
-      updated_at: resAt ?? ackAt ?? s.created,
-      acknowledged_by: s.ack ? s.ack[1] : null,
-      acknowledged_at: ackAt,
-      resolved_by: s.resolve ? s.resolve[1] : null,
-      resolved_at: resAt,
-      closed_by: null,
-      closed_at: null,
-      assigned_to: null,
-      tags: '[]',
-      metadata: '{}',
-      occurrences: s.occurrences,
-      last_seen_at: s.created,
-      escalation_state: 'none',
-      escalation_policy_id: s.policy,
-    })
+    .values(
+      alertRow(tenantId, {
+        id,
+        client_id: s.client,
+        title: s.title,
+        priority: s.priority,
+        status: resAt ? 'resolved' : ackAt ? 'acknowledged' : 'new',
+        source: s.source,
+        search_text: s.title.toLowerCase(),
+        created_at: s.created,
+        updated_at: resAt ?? ackAt ?? s.created,
+        acknowledged_by: s.ack ? s.ack[1] : null,
+        acknowledged_at: ackAt,
+        resolved_by: s.resolve ? s.resolve[1] : null,
+        resolved_at: resAt,
+        occurrences: s.occurrences,
+        escalation_state: 'none',
+        escalation_policy_id: s.policy,
+      }),
+    )
     .execute();
   const events: Array<[AlertEventsTable['kind'], number, string | null]> = [];
   if (s.ack) events.push(['acknowledged', s.ack[0], s.ack[1]]);

@@ -3,8 +3,10 @@ import { sql, type Kysely } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_PLANS } from '../../../contract/plans.ts';
 import type { Deps } from '../../deps.ts';
+import type { AlertsTable } from '../../db/schema.ts';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { addMember, insertClient, registerOwner, superAdmin, uniqueEmail } from '../../test/factories.ts';
+import { alertRow } from '../../test/alerts.ts';
 import { adminChangeRefusal } from './system.policy.ts';
 import { analyticsWindow } from './system.service.ts';
 import { createSuperAdmin, ensureSuperAdmin } from '../users/admin.service.ts';
@@ -12,27 +14,12 @@ import { createSuperAdmin, ensureSuperAdmin } from '../users/admin.service.ts';
 // Rows of other modules' tables, written straight to the database as those modules would.
 const anyDb = (deps: Deps) => deps.db as unknown as Kysely<any>;
 
-
-async function insertAlert(deps: Deps, tenantId: string, opts: { priority?: string; createdAt?: string } = {}) {
+async function insertAlert(deps: Deps, tenantId: string, opts: { priority?: AlertsTable['priority']; createdAt?: string } = {}) {
   const at = opts.createdAt ?? new Date().toISOString();
   const id = randomUUID();
   await anyDb(deps)
     .insertInto('alerts')
-    .values({
-      id,
-      tenant_id: tenantId,
-      title: 'Disk full',
-      description: 'The disk is full',
-      priority: opts.priority ?? 'high',
-      status: 'new',
-      source: 'test',
-      search_text: 'disk full',
-      created_at: at,
-      updated_at: at,
-      tags: '[]',
-      metadata: '{}',
-      last_seen_at: at,
-    })
+    .values(alertRow(tenantId, { id, dedup_key: null, description: 'The disk is full', priority: opts.priority ?? 'high', created_at: at }))
     .execute();
   await anyDb(deps)
     .insertInto('alert_notes')
