@@ -85,7 +85,8 @@ const config: UserConfig = {
 
 // Issue 33: the build groups each key view's first-visit code into a few chunks (scripts/view-chunks.ts). A key view's
 // roots are its lazy route modules and the lazy parts it always shows at once, which then arrive with it. The home page
-// is an entry of its own (`separate`): what it loads lazily is kept out of chunks that would bring the app along.
+// is an entry of its own (`separate`): what it loads lazily is kept out of chunks that would bring the app along. The
+// toasts' container is none of them: it loads with the first toast (main.tsx), which a first visit does not show.
 const views = {
   home: [web('home-main.tsx')],
   login: [web('features/auth/pages/LoginPage.tsx')],
@@ -96,7 +97,6 @@ const views = {
     web('features/dashboard/components/AlertCard.tsx'),
     web('features/dashboard/components/PagedNobody.tsx'),
     web('features/dashboard/components/MaintenanceBanner.tsx'),
-    web('app/Toasts.tsx'),
     web('components/ThemeToggleTooltip.tsx'),
   ],
 };

@@ -75,7 +75,8 @@ function useBrowserTimeZoneDefault(me: MeResponse) {
 export function CurrentTenantProvider({ me, children }: { me: MeResponse; children: ReactNode }) {
   useBrowserTimeZoneDefault(me);
   const qc = useQueryClient();
-  const [chosen, setChosen] = useState<string | null>(rememberedTenantId);
+  // The tenant it will show from the first render: an effect setting it after would render the whole app once more.
+  const [chosen, setChosen] = useState<string | null>(() => tenantOf(me, rememberedTenantId())?.id ?? null);
   const tenant = tenantOf(me, chosen);
   useEffect(() => {
     if (tenant && tenant.id !== chosen) setChosen(tenant.id);

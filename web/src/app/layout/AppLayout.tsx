@@ -86,7 +86,8 @@ export function AppLayout() {
                 disabled={tenants.length <= 1}
                 allowDeselect={false}
                 placeholder="No tenant"
-                comboboxProps={{ withinPortal: true }}
+                // Its list only when opened (Mantine keeps a closed one in the page: more to render first).
+                comboboxProps={{ withinPortal: true, keepMounted: false }}
               />
             </Tooltip>
             <ThemeToggle />

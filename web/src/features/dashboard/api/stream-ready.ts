@@ -42,12 +42,15 @@ export function onStreamReady(qc: QueryClient, tenantId: string, position: Strea
 
 /**
  * A stamped query's function: `fetch`, asked once more when a `ready` arrived while it was under way and the answer may
- * have missed a change made before the stream subscribed (the second request starts after the subscription).
+ * have missed a change made before the stream subscribed (the second request starts after the subscription). A request
+ * the app started early for it (`early`, early-answers.ts) is its first try; it began before any `ready` might have, so
+ * every `ready` heard by its answer's arrival counts.
  */
-export function checkedAgainstReady<T extends { readStamp?: ReadStamp }>(tenantId: string, fetch: (signal: AbortSignal) => Promise<T>) {
+export function checkedAgainstReady<T extends { readStamp?: ReadStamp }>(tenantId: string, fetch: (signal: AbortSignal) => Promise<T>, early?: () => Promise<T> | undefined) {
   return async ({ client, signal }: QueryFunctionContext): Promise<T> => {
-    const before = latest(client, tenantId)?.count ?? 0;
-    const answer = await fetch(signal);
+    const taken = early?.();
+    const before = taken ? 0 : (latest(client, tenantId)?.count ?? 0);
+    const answer = await (taken ?? fetch(signal));
     const now = latest(client, tenantId);
     if (now && now.count !== before && mayHaveMissed(answer.readStamp, now.position)) return fetch(signal);
     return answer;

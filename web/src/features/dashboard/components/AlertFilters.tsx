@@ -1,6 +1,6 @@
-import { forwardRef, useEffect, useState } from 'react';
+import { forwardRef, memo, useEffect, useState } from 'react';
 import { Button, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
-import { useDebouncedCallback, useMediaQuery } from '@mantine/hooks';
+import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconSearch, IconX } from '@tabler/icons-react';
 import {
   ACTIVE_STATUSES,
@@ -16,6 +16,7 @@ import {
 import { useClientChoices } from '../../../lib/client-choices.ts';
 import { memberLabel, useMemberChoices } from '../../../lib/member-choices.ts';
 import type { ListKey } from '../lib/dashboard-params.ts';
+import { usePhone } from '../lib/use-phone.ts';
 
 const STATUS_OPTIONS = [{ value: 'all', label: 'All' }, ...ACTIVE_STATUSES.map((s) => ({ value: s, label: STATUS_LABELS[s] }))];
 const PRIORITY_OPTIONS = [{ value: 'all', label: 'All' }, ...ALERT_PRIORITIES.map((p) => ({ value: p, label: PRIORITY_LABELS[p] }))];
@@ -26,6 +27,10 @@ const TICKET_OPTIONS = [
   { value: 'true', label: 'Has ticket' },
   { value: 'false', label: 'No ticket' },
 ];
+
+// Issue 33: a closed list renders nothing. Mantine keeps every closed dropdown in the page (hidden), which made the six
+// filters most of the dashboard's first render (each a scroll area and its options).
+const DROPDOWN = { keepMounted: false } as const;
 
 type Option = { value: string; label: string };
 /** The options, plus the chosen value when a link names one that is not (or no longer) among them, so it still shows. */
@@ -40,108 +45,117 @@ interface AlertFiltersProps {
   clearFilters: () => void;
 }
 
-/** Search, filters and order of the active list. On a phone only the search shows until "Filters" is opened. */
-export const AlertFilters = forwardRef<HTMLInputElement, AlertFiltersProps>(function AlertFilters({ tenantId, filter, activeFilters, setFilter, clearFilters }, searchRef) {
-  const phone = useMediaQuery('(max-width: 48em)');
-  const [open, setOpen] = useState(false);
-  const clients = useClientChoices(tenantId);
-  const members = useMemberChoices(tenantId);
-  // The box follows the address (Back, a cleared filter), and writes to it once typing pauses.
-  const [search, setSearch] = useState(filter.q ?? '');
-  useEffect(() => setSearch(filter.q ?? ''), [filter.q]);
-  const writeSearch = useDebouncedCallback((v: string) => setFilter('q', v.trim() || null), 300);
+/**
+ * Search, filters and order of the active list. On a phone only the search shows until "Filters" is opened. Memoised
+ * (its props stay the same while the address does): most of the dashboard's components, it does not render again
+ * with every change of the list or the figures.
+ */
+export const AlertFilters = memo(
+  forwardRef<HTMLInputElement, AlertFiltersProps>(function AlertFilters({ tenantId, filter, activeFilters, setFilter, clearFilters }, searchRef) {
+    const phone = usePhone();
+    const [open, setOpen] = useState(false);
+    const clients = useClientChoices(tenantId);
+    const members = useMemberChoices(tenantId);
+    // The box follows the address (Back, a cleared filter), and writes to it once typing pauses.
+    const [search, setSearch] = useState(filter.q ?? '');
+    useEffect(() => setSearch(filter.q ?? ''), [filter.q]);
+    const writeSearch = useDebouncedCallback((v: string) => setFilter('q', v.trim() || null), 300);
 
-  const clientOptions = withChosen((clients.data ?? []).map((c) => ({ value: c.id, label: c.name })), filter.clientId, !!clients.data, 'Unknown client');
-  const assigneeOptions = withChosen(
-    [{ value: ASSIGNEE_ME, label: 'Assigned to me' }, { value: ASSIGNEE_NONE, label: 'Unassigned' }, ...(members.data ?? []).map((m) => ({ value: m.id, label: memberLabel(m) }))],
-    filter.assignee,
-    !!members.data,
-    'Unknown member',
-  );
+    const clientOptions = withChosen((clients.data ?? []).map((c) => ({ value: c.id, label: c.name })), filter.clientId, !!clients.data, 'Unknown client');
+    const assigneeOptions = withChosen(
+      [{ value: ASSIGNEE_ME, label: 'Assigned to me' }, { value: ASSIGNEE_NONE, label: 'Unassigned' }, ...(members.data ?? []).map((m) => ({ value: m.id, label: memberLabel(m) }))],
+      filter.assignee,
+      !!members.data,
+      'Unknown member',
+    );
 
-  const selects = (
-    <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" verticalSpacing="xs">
-      <Select label="Status" data={STATUS_OPTIONS} value={filter.status} onChange={(v) => setFilter('status', v)} allowDeselect={false} data-testid="filter-status" />
-      <Select label="Priority" data={PRIORITY_OPTIONS} value={filter.priority} onChange={(v) => setFilter('priority', v)} allowDeselect={false} data-testid="filter-priority" />
-      <Select
-        label="Client"
-        placeholder="All clients"
-        data={clientOptions}
-        value={filter.clientId ?? null}
-        onChange={(v) => setFilter('clientId', v)}
-        searchable
-        clearable
-        nothingFoundMessage="No such client"
-        data-testid="filter-client"
-      />
-      <Select
-        label="Assignee"
-        placeholder="Anyone"
-        data={assigneeOptions}
-        value={filter.assignee ?? null}
-        onChange={(v) => setFilter('assignee', v)}
-        searchable
-        clearable
-        data-testid="filter-assignee"
-      />
-      <Select
-        label="Ticket"
-        data={TICKET_OPTIONS}
-        value={filter.hasTicket === undefined ? 'all' : String(filter.hasTicket)}
-        onChange={(v) => setFilter('hasTicket', v)}
-        allowDeselect={false}
-        data-testid="filter-ticket"
-      />
-      <Select label="Sort" data={SORT_OPTIONS} value={filter.sort} onChange={(v) => setFilter('sort', v)} allowDeselect={false} data-testid="sort" />
-    </SimpleGrid>
-  );
-
-  return (
-    <div>
-      <Group gap="sm" align="flex-end" wrap="nowrap" mb="xs">
-        <TextInput
-          ref={searchRef}
-          style={{ flex: 1 }}
-          label={phone ? undefined : 'Search'}
-          aria-label="Search"
-          placeholder={phone ? 'Search' : 'Title, source, description or key (press /)'}
-          leftSection={<IconSearch size={16} aria-hidden />}
-          value={search}
-          onChange={(e) => {
-            setSearch(e.currentTarget.value);
-            writeSearch(e.currentTarget.value);
-          }}
-          onKeyDown={(e) => {
-            if (e.key === 'Escape') e.currentTarget.blur();
-          }}
-          type="search"
-          data-testid="filter-search"
+    const selects = (
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" verticalSpacing="xs">
+        <Select comboboxProps={DROPDOWN} label="Status" data={STATUS_OPTIONS} value={filter.status} onChange={(v) => setFilter('status', v)} allowDeselect={false} data-testid="filter-status" />
+        <Select comboboxProps={DROPDOWN} label="Priority" data={PRIORITY_OPTIONS} value={filter.priority} onChange={(v) => setFilter('priority', v)} allowDeselect={false} data-testid="filter-priority" />
+        <Select
+          comboboxProps={DROPDOWN}
+          label="Client"
+          placeholder="All clients"
+          data={clientOptions}
+          value={filter.clientId ?? null}
+          onChange={(v) => setFilter('clientId', v)}
+          searchable
+          clearable
+          nothingFoundMessage="No such client"
+          data-testid="filter-client"
         />
-        {phone && (
-          <Button variant="default" onClick={() => setOpen((o) => !o)} leftSection={<IconAdjustmentsHorizontal size={16} />} aria-expanded={open}>
-            Filters{activeFilters > (filter.q ? 1 : 0) ? ` (${activeFilters - (filter.q ? 1 : 0)})` : ''}
-          </Button>
+        <Select
+          comboboxProps={DROPDOWN}
+          label="Assignee"
+          placeholder="Anyone"
+          data={assigneeOptions}
+          value={filter.assignee ?? null}
+          onChange={(v) => setFilter('assignee', v)}
+          searchable
+          clearable
+          data-testid="filter-assignee"
+        />
+        <Select
+          comboboxProps={DROPDOWN}
+          label="Ticket"
+          data={TICKET_OPTIONS}
+          value={filter.hasTicket === undefined ? 'all' : String(filter.hasTicket)}
+          onChange={(v) => setFilter('hasTicket', v)}
+          allowDeselect={false}
+          data-testid="filter-ticket"
+        />
+        <Select comboboxProps={DROPDOWN} label="Sort" data={SORT_OPTIONS} value={filter.sort} onChange={(v) => setFilter('sort', v)} allowDeselect={false} data-testid="sort" />
+      </SimpleGrid>
+    );
+
+    return (
+      <div>
+        <Group gap="sm" align="flex-end" wrap="nowrap" mb="xs">
+          <TextInput
+            ref={searchRef}
+            style={{ flex: 1 }}
+            label={phone ? undefined : 'Search'}
+            aria-label="Search"
+            placeholder={phone ? 'Search' : 'Title, source, description or key (press /)'}
+            leftSection={<IconSearch size={16} aria-hidden />}
+            value={search}
+            onChange={(e) => {
+              setSearch(e.currentTarget.value);
+              writeSearch(e.currentTarget.value);
+            }}
+            onKeyDown={(e) => {
+              if (e.key === 'Escape') e.currentTarget.blur();
+            }}
+            type="search"
+            data-testid="filter-search"
+          />
+          {phone && (
+            <Button variant="default" onClick={() => setOpen((o) => !o)} leftSection={<IconAdjustmentsHorizontal size={16} />} aria-expanded={open}>
+              Filters{activeFilters > (filter.q ? 1 : 0) ? ` (${activeFilters - (filter.q ? 1 : 0)})` : ''}
+            </Button>
+          )}
+          {!phone && activeFilters > 0 && (
+            <Button variant="subtle" onClick={clearFilters} leftSection={<IconX size={16} />} data-testid="clear-filters">
+              Clear filters
+            </Button>
+          )}
+        </Group>
+        {phone ? (
+          open && (
+            <div>
+              {selects}
+              {activeFilters > 0 && (
+                <Button variant="subtle" mt="xs" onClick={clearFilters} leftSection={<IconX size={16} />}>
+                  Clear filters
+                </Button>
+              )}
+            </div>
+          )
+        ) : (
+          selects
         )}
-        {!phone && activeFilters > 0 && (
-          <Button variant="subtle" onClick={clearFilters} leftSection={<IconX size={16} />} data-testid="clear-filters">
-            Clear filters
-          </Button>
-        )}
-      </Group>
-      {phone ? (
-        open && (
-          <div>
-            {selects}
-            {activeFilters > 0 && (
-              <Button variant="subtle" mt="xs" onClick={clearFilters} leftSection={<IconX size={16} />}>
-                Clear filters
-              </Button>
-            )}
-          </div>
-        )
-      ) : (
-        selects
-      )}
-    </div>
-  );
-});
+      </div>
+    );
+  }),
+);

@@ -1,4 +1,4 @@
-import { useCallback } from 'react';
+import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
 import { ACTIVE_STATUSES, ALERT_PRIORITIES, ALERT_SORTS, type ActiveAlertsQuery, type AlertSort } from '../../../../../contract/alerts.ts';
 import { oneOf, paramsUpdater, putParam, text } from '../../../lib/search-params.ts';
@@ -16,28 +16,34 @@ const put = (p: URLSearchParams, key: string, value: string | null | undefined) 
  */
 export function useDashboardParams() {
   const [params, setParams] = useSearchParams();
-  const filter = dashboardFilter(params);
-  const update = paramsUpdater(setParams);
-  // The same function for as long as the address is the same, so cards that take it as their `onOpen` (memoised)
-  // do not render again when only the list's data changes (a live update).
+  // The same values and functions for as long as the address is the same: cards that take `setAlert` as their `onOpen`
+  // and the filters (both memoised) do not render again when only the list's data or figures change (a live update,
+  // the figures arriving after the list on a first visit: issue 33).
+  const filter = useMemo(() => dashboardFilter(params), [params]);
+  const update = useMemo(() => paramsUpdater(setParams), [setParams]);
   const setAlert = useCallback(
     (id: string | null) =>
       paramsUpdater(setParams)((p) => put(p, 'alert', id), id === null),
     [setParams],
   );
-  return {
-    filter,
-    alertId: params.get('alert'),
-    /** Sets one list parameter (back to page 1). */
-    setFilter: (key: ListKey, value: string | null | undefined) =>
+  /** Sets one list parameter (back to page 1). */
+  const setFilter = useCallback(
+    (key: ListKey, value: string | null | undefined) =>
       update((p) => {
         put(p, key, value);
         p.delete('page');
       }, true),
+    [update],
+  );
+  const clearFilters = useCallback(() => update((p) => LIST_KEYS.filter((k) => k !== 'sort').forEach((k) => p.delete(k)), true), [update]);
+  return {
+    filter,
+    alertId: params.get('alert'),
+    setFilter,
     setPage: (n: number) => update((p) => put(p, 'page', String(n)), false),
     /** Opens an alert (a history entry: Back closes it) or closes it. */
     setAlert,
-    clearFilters: () => update((p) => LIST_KEYS.filter((k) => k !== 'sort').forEach((k) => p.delete(k)), true),
+    clearFilters,
     /** How many filters narrow the list (not the sort). */
     activeFilters: [filter.status !== 'all', filter.priority !== 'all', !!filter.clientId, !!filter.assignee, !!filter.q, filter.hasTicket !== undefined].filter(Boolean).length,
   };

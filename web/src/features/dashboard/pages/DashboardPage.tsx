@@ -3,7 +3,6 @@ import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react'
 // boundary's content in 300 ms steps (measured: the first card 150–300 ms after its list had arrived).
 import { AlertCard } from '../components/AlertCard.tsx';
 import { Alert as Callout, Anchor, Button, Group, Paper, Stack, Text, Title, VisuallyHidden } from '@mantine/core';
-import { useMediaQuery } from '@mantine/hooks';
 import { notifications } from '@mantine/notifications';
 import { IconHistory, IconKeyboard, IconRefresh, IconUsers, IconWifiOff } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -35,6 +34,7 @@ import { useListKeys } from '../lib/use-list-keys.ts';
 import { useDashboardView, type DashboardView } from '../lib/dashboard-view.ts';
 import { keyRefusal } from '../lib/key-refusal.ts';
 import { useOnline } from '../lib/use-online.ts';
+import { usePhone } from '../lib/use-phone.ts';
 
 // Only a tenant that never had an alert sees it: its code stays out of every other dashboard load.
 const GettingStarted = lazy(async () => ({ default: (await import('../components/GettingStarted.tsx')).GettingStarted }));
@@ -88,11 +88,12 @@ function Dashboard({ tenantId, tenantName, abilities, userId }: { tenantId: stri
   const { filter, alertId, setFilter, setPage, setAlert, clearFilters, activeFilters } = useDashboardParams();
   const stream = useAlertStream(tenantId);
   // Asked at once, in parallel with the stream's subscription: its `ready` says whether they missed a change (issue 33).
+  // An app starting here asked for both already (prefetch-dashboard.ts): these queries take those requests over.
   const stats = useAlertStats(tenantId);
   const list = useActiveAlerts(tenantId, filter);
   const online = useOnline();
   const now = useNow(30_000);
-  const phone = useMediaQuery('(max-width: 48em)');
+  const phone = usePhone();
   // Compact cards, roomy cards or the table, kept per person on this browser (issue 32).
   const [view, setView] = useDashboardView(userId, phone);
 
