@@ -14,12 +14,8 @@ const line = (level: 'info' | 'warn') => (obj: object, msg: string) => {
 };
 const mailer = smtpMailer(url, from, { info: line('info'), warn: line('warn') });
 
+// The thread ends by `terminate()` (threadMailer's close), which closes its connections with it.
 port.on('message', (m: MailThreadRequest) => {
-  if (m.kind === 'close') {
-    mailer.close?.();
-    port.close();
-    return;
-  }
   mailer.send(m.mail).then(
     () => answer({ kind: 'sent', id: m.id }),
     (err: { message?: string; code?: string; responseCode?: number; response?: string }) =>

@@ -151,6 +151,20 @@ describe('the mail thread', () => {
     }
   });
 
+  it('sends a mail asked for right after it was closed: the old thread ending does not fail it', async () => {
+    const smtp = await startSmtpServer();
+    const mailer = createMailer({ smtpUrl: smtp.url, from: 'pager@alertdesk.test', log: { info: () => {} } });
+    try {
+      await mailer.send({ to: 'ana@example.com', subject: 'Before', text: 'x' });
+      mailer.close?.();
+      await mailer.send({ to: 'ana@example.com', subject: 'After', text: 'x' });
+      expect(smtp.received.map((m) => /Subject: (\w+)/.exec(m.raw)?.[1])).toEqual(['Before', 'After']);
+    } finally {
+      mailer.close?.();
+      await smtp.close();
+    }
+  });
+
   it('fails the mails still on their way when it is closed', async () => {
     const smtp = await startSmtpServer({ delayMs: 5_000 });
     const mailer = createMailer({ smtpUrl: smtp.url, from: 'pager@alertdesk.test', log: { info: () => {} } });

@@ -72,6 +72,9 @@ export function connectWithoutDelay(options: SocketOptions, callback: (err: Erro
 
 type MailLog = { info(obj: object, msg: string): void; warn?(obj: object, msg: string): void };
 
+/** A warning, where the log has that level (else as information). */
+const warn = (log: MailLog, obj: object, msg: string) => (log.warn ?? log.info).call(log, obj, msg);
+
 /**
  * SMTP when SMTP_URL is set, sent from a thread of its own (`thread: false`: from this one). Otherwise every mail is
  * written to the server log so links stay usable locally; in production (NODE_ENV=production) only its recipient and
@@ -102,7 +105,7 @@ export function smtpMailer(url: string, from: string, log: MailLog): Mailer {
         (transport as unknown as { getSocket: typeof connectWithoutDelay }).getSocket = connectWithoutDelay;
         // A pooled connection the mail server drops while idle is an 'error' event: unheard, it would end the process.
         // The pool opens a new connection for the next mail; a mail whose send fails is rejected and retried as always.
-        transport.on('error', (err) => (log.warn ?? log.info).call(log, { err }, 'an idle SMTP connection failed; the next mail opens a new one'));
+        transport.on('error', (err) => warn(log, { err }, 'an idle SMTP connection failed; the next mail opens a new one'));
       }
       await transport.sendMail({ from, ...mail, headers: { ...mail.headers, 'X-Alertdesk-Mail': '1' } });
     },
@@ -114,7 +117,7 @@ export function smtpMailer(url: string, from: string, log: MailLog): Mailer {
 }
 
 /** What the mail thread is asked (`mail-thread.ts`). */
-export type MailThreadRequest = { kind: 'send'; id: number; mail: Mail } | { kind: 'close' };
+export type MailThreadRequest = { kind: 'send'; id: number; mail: Mail };
 /** What the mail thread answers: a mail's outcome (a failure as nodemailer described it), or a line for the log. */
 export type MailThreadAnswer =
   | { kind: 'sent'; id: number }
@@ -160,13 +163,17 @@ export function threadMailer(url: string, from: string, log: MailLog): Mailer {
     const w = new Worker(threadBoot(), { eval: true, workerData: { url, from } });
     w.unref();
     w.on('message', (m: MailThreadAnswer) => {
-      if (m.kind === 'log') (m.level === 'warn' ? (log.warn ?? log.info) : log.info).call(log, { err: m.err }, m.msg);
-      else if (m.kind === 'sent') settle(m.id, null);
+      if (m.kind === 'log') {
+        if (m.level === 'warn') warn(log, { err: m.err }, m.msg);
+        else log.info({ err: m.err }, m.msg);
+      } else if (m.kind === 'sent') settle(m.id, null);
       else settle(m.id, Object.assign(new Error(m.error.message), { code: m.error.code, responseCode: m.error.responseCode, response: m.error.response }));
     });
-    w.on('error', (err) => (log.warn ?? log.info).call(log, { err }, 'the mail thread failed; the next mail starts a new one'));
+    w.on('error', (err) => warn(log, { err }, 'the mail thread failed; the next mail starts a new one'));
+    // A thread the mailer closed has had its mails failed already; its exit must not fail those of the next thread.
     w.on('exit', () => {
-      if (worker === w) worker = null;
+      if (worker !== w) return;
+      worker = null;
       failAll(new Error('the mail thread stopped before the mail was sent'));
     });
     return w;

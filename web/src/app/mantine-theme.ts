@@ -21,6 +21,9 @@ export const theme = createTheme({
   fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif',
   headings: { fontFamily: 'Inter, system-ui, -apple-system, "Segoe UI", Roboto, sans-serif' },
   components: {
+    // A closed list (every Select's, Autocomplete's) renders nothing: Mantine keeps closed dropdowns in the page, hidden,
+    // which made the dashboard's seven Selects most of its first render (issue 33). A plain object, as below.
+    Combobox: { defaultProps: { keepMounted: false } },
     // A plain object, not Modal.extend(): importing Modal here would put the dialog's code into every page's entry.
     Modal: {
       defaultProps: {

@@ -86,8 +86,7 @@ export function AppLayout() {
                 disabled={tenants.length <= 1}
                 allowDeselect={false}
                 placeholder="No tenant"
-                // Its list only when opened (Mantine keeps a closed one in the page: more to render first).
-                comboboxProps={{ withinPortal: true, keepMounted: false }}
+                comboboxProps={{ withinPortal: true }}
               />
             </Tooltip>
             <ThemeToggle />

@@ -2,11 +2,11 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { AlertStats } from '../../../../../contract/alerts.ts';
 import { api } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { statsPath } from './alerts-path.ts';
+import { alertsPath } from './alerts-path.ts';
 import { checkedAgainstReady } from './stream-ready.ts';
 import { takeEarly } from './early-answers.ts';
 
-export const fetchAlertStats = (tenantId: string, signal?: AbortSignal) => api<AlertStats>(statsPath(tenantId), { signal });
+export const fetchAlertStats = (tenantId: string, signal?: AbortSignal) => api<AlertStats>(`${alertsPath(tenantId)}/stats`, { signal });
 
 export function alertStatsQueryOptions(tenantId: string) {
   const queryKey = queryKeys.alertStats(tenantId);

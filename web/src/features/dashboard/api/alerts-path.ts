@@ -1,4 +1,1 @@
 export const alertsPath = (tenantId: string) => `/tenants/${encodeURIComponent(tenantId)}/alerts`;
-
-/** The stat cards' figures. */
-export const statsPath = (tenantId: string) => `${alertsPath(tenantId)}/stats`;

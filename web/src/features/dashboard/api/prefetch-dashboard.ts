@@ -1,20 +1,18 @@
 import type { QueryClient } from '@tanstack/react-query';
-import type { ActiveAlertsQuery, AlertList, AlertStats } from '../../../../../contract/alerts.ts';
+import type { ActiveAlertsQuery } from '../../../../../contract/alerts.ts';
 import { meQuery } from '../../../lib/me-query.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { rememberedTenantId, tenantOf } from '../../../lib/remembered-tenant.ts';
-import { api } from '../../../lib/api.ts';
-import { alertsPath, statsPath } from './alerts-path.ts';
 import { askEarly } from './early-answers.ts';
+import { fetchActiveAlerts } from './list-active-alerts.ts';
+import { fetchAlertStats } from './alert-stats.ts';
 
 /** The addresses that open the dashboard (`/app` goes there, without its query). */
 const DASHBOARD_PATHS = new Set(['/app', '/app/', '/app/dashboard', '/app/dashboard/']);
 
 /**
  * The list an address without list parameters selects (dashboard-params.ts's `dashboardFilter`, held to it by its
- * test): written out, so that the app's entry, where this runs, carries none of the contract's lists and schemas. Its
- * request is the bare list path (list-active-alerts.ts leaves defaults out of the address; the test holds that too):
- * the entry carries no fetcher of the page either.
+ * test): written out, so that the app's entry, where this runs, carries none of the contract's lists and schemas.
  */
 export const DEFAULT_LIST: ActiveAlertsQuery = { status: 'all', priority: 'all', sort: 'priority', page: 1, pageSize: 100 };
 
@@ -33,8 +31,8 @@ export function prefetchDashboard(qc: QueryClient, location: { pathname: string;
     (me) => {
       const tenant = me && tenantOf(me, rememberedTenantId());
       if (!tenant) return;
-      if (!listParams) askEarly(qc, queryKeys.activeAlerts(tenant.id, DEFAULT_LIST), () => api<AlertList>(alertsPath(tenant.id)));
-      askEarly(qc, queryKeys.alertStats(tenant.id), () => api<AlertStats>(statsPath(tenant.id)));
+      if (!listParams) askEarly(qc, queryKeys.activeAlerts(tenant.id, DEFAULT_LIST), () => fetchActiveAlerts(tenant.id, DEFAULT_LIST));
+      askEarly(qc, queryKeys.alertStats(tenant.id), () => fetchAlertStats(tenant.id));
     },
     () => {
       /* the guard shows it */

@@ -28,10 +28,6 @@ const TICKET_OPTIONS = [
   { value: 'false', label: 'No ticket' },
 ];
 
-// Issue 33: a closed list renders nothing. Mantine keeps every closed dropdown in the page (hidden), which made the six
-// filters most of the dashboard's first render (each a scroll area and its options).
-const DROPDOWN = { keepMounted: false } as const;
-
 type Option = { value: string; label: string };
 /** The options, plus the chosen value when a link names one that is not (or no longer) among them, so it still shows. */
 const withChosen = (options: Option[], chosen: string | undefined, loaded: boolean, label: string): Option[] =>
@@ -71,10 +67,9 @@ export const AlertFilters = memo(
 
     const selects = (
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" verticalSpacing="xs">
-        <Select comboboxProps={DROPDOWN} label="Status" data={STATUS_OPTIONS} value={filter.status} onChange={(v) => setFilter('status', v)} allowDeselect={false} data-testid="filter-status" />
-        <Select comboboxProps={DROPDOWN} label="Priority" data={PRIORITY_OPTIONS} value={filter.priority} onChange={(v) => setFilter('priority', v)} allowDeselect={false} data-testid="filter-priority" />
+        <Select label="Status" data={STATUS_OPTIONS} value={filter.status} onChange={(v) => setFilter('status', v)} allowDeselect={false} data-testid="filter-status" />
+        <Select label="Priority" data={PRIORITY_OPTIONS} value={filter.priority} onChange={(v) => setFilter('priority', v)} allowDeselect={false} data-testid="filter-priority" />
         <Select
-          comboboxProps={DROPDOWN}
           label="Client"
           placeholder="All clients"
           data={clientOptions}
@@ -86,7 +81,6 @@ export const AlertFilters = memo(
           data-testid="filter-client"
         />
         <Select
-          comboboxProps={DROPDOWN}
           label="Assignee"
           placeholder="Anyone"
           data={assigneeOptions}
@@ -97,7 +91,6 @@ export const AlertFilters = memo(
           data-testid="filter-assignee"
         />
         <Select
-          comboboxProps={DROPDOWN}
           label="Ticket"
           data={TICKET_OPTIONS}
           value={filter.hasTicket === undefined ? 'all' : String(filter.hasTicket)}
@@ -105,7 +98,7 @@ export const AlertFilters = memo(
           allowDeselect={false}
           data-testid="filter-ticket"
         />
-        <Select comboboxProps={DROPDOWN} label="Sort" data={SORT_OPTIONS} value={filter.sort} onChange={(v) => setFilter('sort', v)} allowDeselect={false} data-testid="sort" />
+        <Select label="Sort" data={SORT_OPTIONS} value={filter.sort} onChange={(v) => setFilter('sort', v)} allowDeselect={false} data-testid="sort" />
       </SimpleGrid>
     );
 
