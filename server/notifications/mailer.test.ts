@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Socket } from 'node:net';
 import net from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { connectWithoutDelay, createMailer, pooledUrl } from './mailer.ts';
+import PostalMime from 'postal-mime';
+import { connectWithoutDelay, createMailer, fromDomain, pooledUrl } from './mailer.ts';
 import { startSmtpServer } from '../test/smtp.ts';
 
 describe('mailer without SMTP', () => {
@@ -58,6 +59,43 @@ describe('mailer over pooled SMTP', () => {
       mailer.close?.();
       await smtp.close();
     }
+  });
+});
+
+describe('mail as composed', () => {
+  it('arrives intact in any script, each mail with its own Message-ID at the sender\'s domain and its own boundaries', async () => {
+    const smtp = await startSmtpServer();
+    const mailer = createMailer({ smtpUrl: smtp.url, from: 'Alertdesk <pager@alertdesk.test>', log: { info: () => {} } });
+    const mail = (n: number) => ({
+      to: 'ana@example.com',
+      subject: `[CRIT] Müller GmbH: Диск C: заполнен ${n}`,
+      text: `Überlauf auf SRV-0${n} — 残り 3 %\n${'x'.repeat(200)}`,
+      html: `<p style="color:#c92a2a">Überlauf auf <b>SRV-0${n}</b> — 残り 3 %</p><p>${'y'.repeat(200)}</p>`,
+    });
+    try {
+      await mailer.send(mail(1));
+      await mailer.send(mail(2));
+      const parsed = await Promise.all(smtp.received.map((m) => PostalMime.parse(m.raw)));
+      for (const [i, p] of parsed.entries()) {
+        expect(p.subject).toBe(mail(i + 1).subject);
+        expect(p.text?.trimEnd()).toBe(mail(i + 1).text);
+        expect(p.html?.trimEnd()).toBe(mail(i + 1).html);
+        expect(p.messageId).toMatch(/^<[0-9a-f-]{36}@alertdesk\.test>$/);
+      }
+      expect(parsed[0].messageId).not.toBe(parsed[1].messageId);
+      const boundaries = smtp.received.map((m) => /boundary="?([^";\r\n]+)/.exec(m.raw)?.[1]);
+      expect(boundaries[0]).toBeTruthy();
+      expect(boundaries[0]).not.toBe(boundaries[1]);
+    } finally {
+      mailer.close?.();
+      await smtp.close();
+    }
+  });
+
+  it('takes the Message-ID domain from the From address', () => {
+    expect(fromDomain('Alertdesk <pages@mail.example.com>')).toBe('mail.example.com');
+    expect(fromDomain('pages@example.org')).toBe('example.org');
+    expect(fromDomain('Alertdesk')).toBe('localhost');
   });
 });
 
