@@ -455,7 +455,11 @@ export type AlertChange = z.infer<typeof AlertChange>;
  * could load it (each instance loads the changes of a moment once, for all its viewers). A dashboard applies it to
  * what it shows; without it (a burst, the database away) it reloads.
  */
-export const AlertStreamEvent = AlertChange.extend({ alert: Alert.optional() });
+export const AlertStreamEvent = AlertChange.extend({
+  alert: Alert.optional(),
+  /** When the instance serving the stream heard the change (its count and clock): compared with an answer's read stamp. */
+  heard: ReadStamp.optional(),
+});
 export type AlertStreamEvent = z.infer<typeof AlertStreamEvent>;
 
 /**

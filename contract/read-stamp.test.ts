@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ReadStamp, StreamPosition } from './alerts.ts';
-import { asPosition, CLOCK_MARGIN_MS, mayHaveMissed } from './read-stamp.ts';
+import { answerCounts, asPosition, CLOCK_MARGIN_MS, mayHaveMissed } from './read-stamp.ts';
 
 const T = 1_800_000_000_000;
 const stamp = (over: Partial<ReadStamp> = {}): ReadStamp => ({ instance: 'A', seq: 10, at: T, ...over });
@@ -23,6 +23,21 @@ describe('whether an answer read while the stream subscribed may lack a change',
     ['no position (an older server’s `ready`)', stamp(), null, true],
   ];
   it.each(cases)('%s', (_name, s, p, expected) => expect(mayHaveMissed(s, p)).toBe(expected));
+});
+
+describe('whether the figures read at a stamp already count a change heard at a time', () => {
+  const cases: Array<[string, ReadStamp | undefined, ReadStamp | undefined, 'yes' | 'no' | 'maybe']> = [
+    ['same instance, heard before the read', stamp(), stamp({ seq: 9, at: T - 1 }), 'yes'],
+    ['same instance, heard as the read began', stamp(), stamp({ seq: 10, at: T }), 'yes'],
+    ['same instance, heard just after the read began (it may have been committed before)', stamp(), stamp({ seq: 11, at: T + 20 }), 'maybe'],
+    ['same instance, heard well after the read', stamp(), stamp({ seq: 11, at: T + CLOCK_MARGIN_MS + 1 }), 'no'],
+    ['two instances, heard long before the read', stamp({ instance: 'B' }), stamp({ seq: 3, at: T - CLOCK_MARGIN_MS - 1 }), 'yes'],
+    ['two instances, heard within the clocks’ margin', stamp({ instance: 'B' }), stamp({ seq: 3, at: T - 100 }), 'maybe'],
+    ['two instances, heard well after the read', stamp({ instance: 'B' }), stamp({ seq: 3, at: T + CLOCK_MARGIN_MS + 1 }), 'no'],
+    ['no stamp (an older server)', undefined, stamp(), 'no'],
+    ['no heard time (an older server)', stamp(), undefined, 'no'],
+  ];
+  it.each(cases)('%s', (_name, s, h, expected) => expect(answerCounts(s, h)).toBe(expected));
 });
 
 describe('a ready event’s data', () => {

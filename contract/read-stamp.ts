@@ -20,6 +20,20 @@ export function mayHaveMissed(stamp: ReadStamp | undefined, position: StreamPosi
   return from < position.since || position.at >= from;
 }
 
+/**
+ * Whether an answer read at `stamp` (the stat cards) already counts a change the stream says was heard at `heard`, so
+ * that adding it again would count it twice: 'yes' when the instance that read the answer had heard it before the read
+ * began; 'no' when it was heard well after the read (beyond the clocks' margin, which also covers a change committed
+ * before the read but heard late: another instance's notice); 'maybe' otherwise (the figures are then asked for again).
+ * Without a stamp or a heard time (an older server) the change is applied, as before.
+ */
+export function answerCounts(stamp: ReadStamp | undefined, heard: ReadStamp | undefined): 'yes' | 'no' | 'maybe' {
+  if (!stamp || !heard) return 'no';
+  if (stamp.instance === heard.instance && heard.seq <= stamp.seq) return 'yes';
+  if (heard.at > stamp.at + CLOCK_MARGIN_MS) return 'no';
+  return stamp.instance !== heard.instance && heard.at < stamp.at - CLOCK_MARGIN_MS ? 'yes' : 'maybe';
+}
+
 /** The data of a `ready` event as a position, or null when it is not one (an older server sends `{}`). */
 export function asPosition(data: unknown): StreamPosition | null {
   const p = data as Partial<StreamPosition> | null;

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { ReadStamp, StreamPosition } from '../../../contract/alerts.ts';
+import type { AlertChange, ReadStamp, StreamPosition } from '../../../contract/alerts.ts';
 import type { AlertBus } from '../../events/alert-bus.ts';
 
 /**
@@ -17,9 +17,15 @@ export class AlertReadStamps {
   private since = Date.now();
   private sinceSeq = 0;
   private latest = new Map<string, { seq: number; at: number }>();
+  /** When each change was heard (the bus hands every listener the same object; watchers hear it before streams do). */
+  private heardAt = new WeakMap<AlertChange, { seq: number; at: number }>();
 
   constructor(bus: AlertBus) {
-    bus.onAlertChange((tenantId) => this.latest.set(tenantId, { seq: ++this.seq, at: Date.now() }));
+    bus.onAlertChange((tenantId, change) => {
+      const heard = { seq: ++this.seq, at: Date.now() };
+      this.latest.set(tenantId, heard);
+      this.heardAt.set(change, heard);
+    });
     // The bus hears null when it may have missed notices (its listener reconnected): nothing before now is known.
     bus.onInvalidateRouting((tenantIds) => {
       if (tenantIds !== null) return;
@@ -31,6 +37,15 @@ export class AlertReadStamps {
   /** Taken just before an answer's query: a change heard after it may be missing from the answer. */
   stamp(): ReadStamp {
     return { instance: this.instance, seq: this.seq, at: Date.now() };
+  }
+
+  /**
+   * When this change was heard, for the stream's event: an answer stamped at or after it already counts it (the stat
+   * cards then leave it out, contract/read-stamp.ts `answerCounts`).
+   */
+  heard(change: AlertChange): ReadStamp | undefined {
+    const h = this.heardAt.get(change);
+    return h && { instance: this.instance, seq: h.seq, at: h.at };
   }
 
   /** Taken as a stream subscribes: what had been heard of the tenant until then. */

@@ -4,8 +4,8 @@ import { sql } from 'kysely';
 import { buildApp } from '../../app.ts';
 import { Agent, describeEachDatabase } from '../../test/test-app.ts';
 import { alertTenant, openEventStream, sleep } from '../../test/alerts.ts';
-import { mayHaveMissed } from '../../../contract/read-stamp.ts';
-import type { AlertList, AlertStats, ReadStamp, StreamPosition } from '../../../contract/alerts.ts';
+import { answerCounts, mayHaveMissed } from '../../../contract/read-stamp.ts';
+import type { AlertList, AlertStats, AlertStreamEvent, ReadStamp, StreamPosition } from '../../../contract/alerts.ts';
 
 /**
  * Issue 33: a dashboard asks for its list and figures while its live stream subscribes, not after its `ready`. A change
@@ -53,6 +53,30 @@ describeEachDatabase('alerts: read stamps against the live stream’s ready', (t
       await late.stream.waitFor((e) => e.event === 'alert' && e.data.id === after);
     } finally {
       late.stream.close();
+    }
+  });
+
+  it('says when each change was heard, so figures read after it do not count it twice', async () => {
+    const { owner, base, raise } = await alertTenant(t().app);
+    const { stream } = await ready(t().app, owner.tenantId, owner.agent.cookie);
+    try {
+      const before = (await owner.agent.get(`${base}/stats`)).data as AlertStats;
+      const id = await raise('counted-once');
+      const event = (await stream.waitFor((e) => e.event === 'alert' && e.data.id === id)).data as AlertStreamEvent;
+      const after = (await owner.agent.get(`${base}/stats`)).data as AlertStats;
+      expect(before.total).toBe(0);
+      expect(after.total).toBe(1);
+      expect(event.heard?.instance).toBe(after.readStamp?.instance);
+      // Read after the change was heard: the figures hold it, and the dashboard leaves them as they are.
+      expect(answerCounts(after.readStamp, event.heard)).toBe('yes');
+      // Read before it: they lack it, and it is heard after their read began (counted, or asked for again).
+      expect(event.heard!.seq).toBeGreaterThan(before.readStamp!.seq);
+      expect(answerCounts(before.readStamp, event.heard)).not.toBe('yes');
+      const next = await raise('counted-next');
+      const later = (await stream.waitFor((e) => e.event === 'alert' && e.data.id === next)).data as AlertStreamEvent;
+      expect(later.heard!.seq).toBeGreaterThan(event.heard!.seq);
+    } finally {
+      stream.close();
     }
   });
 

@@ -31,7 +31,10 @@ export class ChangedAlerts {
   private pending = new Map<string, { changes: Map<string, AlertChange>; deliver: Set<Deliver> }>();
   private chains = new Map<string, Promise<void>>();
 
-  constructor(private readonly db: DB) {}
+  constructor(
+    private readonly db: DB,
+    private readonly stamps: AlertReadStamps,
+  ) {}
 
   add(tenantId: string, change: AlertChange, deliver: Deliver) {
     let batch = this.pending.get(tenantId);
@@ -69,7 +72,8 @@ export class ChangedAlerts {
     }
     let chunk = '';
     for (const c of changes) {
-      const event: AlertStreamEvent = { ...c, ...(byId.has(c.id) ? { alert: byId.get(c.id) } : {}) };
+      const heard = this.stamps.heard(c);
+      const event: AlertStreamEvent = { ...c, ...(byId.has(c.id) ? { alert: byId.get(c.id) } : {}), ...(heard ? { heard } : {}) };
       chunk += `event: alert\ndata: ${JSON.stringify(event)}\n\n`;
     }
     for (const d of deliver) d(chunk);
@@ -91,8 +95,8 @@ export class AlertStreams {
     private readonly db: DB,
     private readonly bus: AlertBus,
   ) {
-    this.changed = new ChangedAlerts(db);
     this.readStamps = new AlertReadStamps(bus);
+    this.changed = new ChangedAlerts(db, this.readStamps);
     bus.onRevokeAccess((notice) => void this.recheck(notice));
   }
 

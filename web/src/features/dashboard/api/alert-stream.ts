@@ -4,7 +4,7 @@ import { useTenantEvents, type StreamState } from '../../../lib/event-stream.ts'
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useMe } from '../../../lib/session.tsx';
 import { isCompleteList, patchActiveList, patchStats, RELOAD } from '../lib/live-patch.ts';
-import { asPosition } from '../../../../../contract/read-stamp.ts';
+import { answerCounts, asPosition } from '../../../../../contract/read-stamp.ts';
 import { onStreamReady } from './stream-ready.ts';
 
 const ALERT_EVENTS = ['alert'] as const;
@@ -41,7 +41,10 @@ export function applyAlertEvent(qc: QueryClient, tenantId: string, event: AlertS
   const statsKey = queryKeys.alertStats(tenantId);
   const stats = qc.getQueryData<AlertStats>(statsKey);
   if (!stats && loading(statsKey)) complete = false;
-  if (stats) {
+  // The figures may have been read after this change was heard (an early answer, issue 33): counted once, not twice.
+  const counted = stats ? answerCounts(stats.readStamp, event.heard) : 'no';
+  if (stats && counted === 'maybe') void qc.invalidateQueries({ queryKey: statsKey, exact: true });
+  if (stats && counted === 'no') {
     const patched = patchStats(stats, previous, event);
     if (patched === RELOAD || loading(statsKey)) complete = false;
     if (patched !== RELOAD) qc.setQueryData(statsKey, patched);
