@@ -59,6 +59,17 @@ describe('page texts', () => {
     ]);
     expect(localTime('2026-11-25T12:00:00Z', 'Not/AZone')).toBe('Wed 25 Nov, 12:00 UTC');
   });
+
+  it('writes each time in the person’s zone, across a clock change, whatever was written before', () => {
+    // Asked twice each (the second from what was already written), and in two zones within the same minute.
+    for (let i = 0; i < 2; i++) {
+      expect(localTime('2026-03-29T00:59:59.900Z', 'Europe/Amsterdam')).toBe('Sun 29 Mar, 01:59 GMT+1');
+      expect(localTime('2026-03-29T01:00:00.000Z', 'Europe/Amsterdam')).toBe('Sun 29 Mar, 03:00 GMT+2');
+      expect(localTime('2026-03-29T01:00:30.000Z', 'America/New_York')).toBe('Sat 28 Mar, 21:00 EDT');
+      expect(localTime('2026-03-29T01:00:30.000+02:00', 'Europe/Amsterdam')).toBe('Sun 29 Mar, 00:00 GMT+1');
+      expect(localTime('2026-11-25T12:00:00Z', 'Asia/Kolkata')).toBe('Wed 25 Nov, 17:30 GMT+5:30');
+    }
+  });
 });
 
 for (const db of testDatabases()) {

@@ -45,11 +45,26 @@ export function age(from: string, now: Date): string {
   return `${Math.floor(hours / 24)} days ago`;
 }
 
-/** A time in the person's zone: "Wed 25 Nov, 03:12 CET" (UTC for a zone Luxon does not know). */
+/** Local times already written, per zone and minute (a burst of pages shows the same few): at most this many. */
+const LOCAL_TIMES_KEPT = 2_000;
+const localTimes = new Map<string, string>();
+
+/**
+ * A time in the person's zone: "Wed 25 Nov, 03:12 CET" (UTC for a zone Luxon does not know). It shows the minute, so
+ * it is written once per zone and minute: Luxon's parse, zone and format cost tens of microseconds a page.
+ */
 export function localTime(iso: string, timeZone: string): string {
-  let t = DateTime.fromISO(iso, { zone: timeZone });
-  if (!t.isValid) t = DateTime.fromISO(iso, { zone: 'UTC' });
-  return t.toFormat('ccc d LLL, HH:mm ZZZZ');
+  const ms = Date.parse(iso);
+  const key = `${timeZone}|${Number.isNaN(ms) ? iso : Math.floor(ms / 60_000)}`;
+  let text = localTimes.get(key);
+  if (text === undefined) {
+    let t = DateTime.fromISO(iso, { zone: timeZone });
+    if (!t.isValid) t = DateTime.fromISO(iso, { zone: 'UTC' });
+    text = t.toFormat('ccc d LLL, HH:mm ZZZZ');
+    if (localTimes.size >= LOCAL_TIMES_KEPT) localTimes.clear();
+    localTimes.set(key, text);
+  }
+  return text;
 }
 
 const trimmed = (text: string | null, max: number) => {
