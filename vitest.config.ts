@@ -13,6 +13,10 @@ const SERVER = {
 
 export default defineConfig({
   test: {
+    // Two server test files at a time even on 2 cores (vitest's default there is one): much of a file's time is
+    // waiting (timers, sockets, commits), and each file has its own app and database (PostgreSQL: a pooled schema).
+    // The browser tests still run one file at a time (`fileParallelism: false`), after the others.
+    maxWorkers: 2,
     projects: [
       {
         test: {

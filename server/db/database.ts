@@ -139,8 +139,28 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATE
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
+/**
+ * Whether every migration is recorded as run: then there is nothing to do, and Kysely's migrator is not started. Its
+ * checks read the whole database's catalog (every schema's tables and columns, by name), which fails when another
+ * process renames or drops a schema meanwhile (PostgreSQL: "schema … does not exist"; test files running in parallel
+ * do so all the time) and costs a restart more than the rest of its start. A database without the table, or with
+ * other migrations recorded than these, goes to the migrator, which migrates it or says what is wrong.
+ */
+async function upToDate(db: DB, schema: string | null): Promise<boolean> {
+  try {
+    const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+    const names = Object.keys(migrations);
+    const done = new Set(rows.map((r) => r.name));
+    return done.size === names.length && names.every((n) => done.has(n));
+  } catch {
+    return false;
+  }
+}
+
 /** Brings the schema up to date; throws when a migration fails. */
 export async function migrate(db: DB, schema?: string | null): Promise<void> {
+  if (await upToDate(db, schema ?? null)) return;
   // With a private schema (tests), the migration bookkeeping must live there too, or parallel runs see each other's.
   const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
   const { error, results } = await migrator.migrateToLatest();

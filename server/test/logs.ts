@@ -1,13 +1,13 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { randomBytes } from 'node:crypto';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type BuiltApp } from '../app.ts';
 import { loadConfig } from '../config.ts';
 import type { Mailer } from '../notifications/mailer.ts';
 import { MemoryMailer, removeTestDatabase, type TestDatabase } from './test-app.ts';
+import { returnSchema, takeSchema } from './schema-pool.ts';
 
 /** Every line the app's logger writes, kept in memory. */
 export class LogCapture extends Writable {
@@ -30,9 +30,10 @@ export function useLoggedApp(db: TestDatabase, opts: { logLevel: string; mailer?
   const log = new LogCapture();
   let built: BuiltApp | undefined;
   let tmpDir: string | null = null;
-  const schema = db.name === 'postgres' ? `t_log_${randomBytes(4).toString('hex')}` : null;
+  let schema: string | null = null;
   beforeAll(async () => {
     if (db.name === 'sqlite') tmpDir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-log-'));
+    else schema = await takeSchema(db.url);
     const config = {
       ...loadConfig({ PUBLIC_URL: 'http://localhost:3000', INBOUND_SMTP_PORT: '0', ...opts.env }),
       databaseUrl: tmpDir ? path.join(tmpDir, 'test.db') : db.url,
@@ -45,7 +46,8 @@ export function useLoggedApp(db: TestDatabase, opts: { logLevel: string; mailer?
   });
   afterAll(async () => {
     await built?.app.close();
-    await removeTestDatabase(db, { tmpDir, schema });
+    if (schema) await returnSchema(db.url, schema);
+    removeTestDatabase(tmpDir);
   });
   return {
     log,

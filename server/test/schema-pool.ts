@@ -40,6 +40,14 @@ const KEEP = new Set(['kysely_migration', 'kysely_migration_lock']);
 /** A schema taken longer ago than this belongs to a test process that died: it is dropped when next seen. */
 const ABANDONED_AFTER = '30 minutes';
 
+/**
+ * Held while a schema is made and migrated, renamed or dropped, by every process: Kysely's migrator reads the whole
+ * database's catalog by schema name before it migrates, and fails ("schema … does not exist") when another process
+ * renames or drops a schema meanwhile. (Apps over pooled schemas do not start the migrator: `migrate` finds every
+ * migration recorded.)
+ */
+const DDL_LOCK = `hashtext('alertdesk_test_schemas_ddl')`;
+
 const newSchemaName = () => `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 
 async function withClient<T>(url: string, run: (c: pg.Client) => Promise<T>): Promise<T> {
@@ -91,7 +99,7 @@ async function migrationsIntact(c: pg.Client, schema: string): Promise<boolean> 
 }
 
 async function dropSchema(c: pg.Client, schema: string) {
-  await c.query(`drop schema if exists "${schema}" cascade`);
+  await c.query(`begin; select pg_advisory_xact_lock(${DDL_LOCK}); drop schema if exists "${schema}" cascade; commit;`);
   await c.query(`delete from ${POOL} where name = $1`, [schema]);
 }
 
@@ -107,19 +115,24 @@ export async function takeSchema(url: string): Promise<string> {
       `delete from ${POOL} where name = (select name from ${POOL} where (busy and taken_at < now() - interval '${ABANDONED_AFTER}') or (not busy and migrations <> $1) limit 1 for update skip locked) returning name`,
       [migrationsKey],
     );
-    for (const { name } of stale.rows) await c.query(`drop schema if exists "${name}" cascade`);
+    for (const { name } of stale.rows) await c.query(`begin; select pg_advisory_xact_lock(${DDL_LOCK}); drop schema if exists "${name}" cascade; commit;`);
     const taken = await c.query<{ name: string }>(
       `update ${POOL} set busy = true, taken_at = now() where name = (select name from ${POOL} where not busy and migrations = $1 limit 1 for update skip locked) returning name`,
       [migrationsKey],
     );
     if (taken.rows[0]) return taken.rows[0].name;
     const schema = newSchemaName();
-    await c.query(`create schema "${schema}"`);
-    const handle = openDatabase(url, { poolSize: 1, searchPath: schema });
+    await c.query(`select pg_advisory_lock(${DDL_LOCK})`);
     try {
-      await migrate(handle.db, schema);
+      await c.query(`create schema "${schema}"`);
+      const handle = openDatabase(url, { poolSize: 1, searchPath: schema });
+      try {
+        await migrate(handle.db, schema);
+      } finally {
+        await handle.close();
+      }
     } finally {
-      await handle.close();
+      await c.query(`select pg_advisory_unlock(${DDL_LOCK})`);
     }
     await c.query(`insert into ${POOL} (name, migrations, structure, busy, taken_at) values ($1, $2, $3, true, now())`, [schema, migrationsKey, await structureOf(c, schema)]);
     return schema;
@@ -146,7 +159,7 @@ export async function returnSchema(url: string, schema: string): Promise<void> {
       // DELETE, not TRUNCATE: a test leaves a few rows, and TRUNCATE gives each of ~50 tables and ~130 indexes new
       // files (about 1.5 s). Foreign keys are not checked meanwhile (replica role), so the order does not matter.
       await c.query(
-        `begin; set local session_replication_role = replica; ${tables.map((t) => `delete from "${schema}"."${t}";`).join(' ')} alter schema "${schema}" rename to "${next}"; commit;`,
+        `begin; select pg_advisory_xact_lock(${DDL_LOCK}); set local session_replication_role = replica; ${tables.map((t) => `delete from "${schema}"."${t}";`).join(' ')} alter schema "${schema}" rename to "${next}"; commit;`,
       );
       await c.query(`update ${POOL} set name = $2, busy = false, taken_at = null where name = $1`, [schema, next]);
     } catch {

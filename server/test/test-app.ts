@@ -3,7 +3,6 @@ import path from 'node:path';
 import fs from 'node:fs';
 import { afterAll, beforeAll, describe } from 'vitest';
 import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
-import pg from 'pg';
 import { loadConfig, type Config } from '../config.ts';
 import { buildApp } from '../app.ts';
 import type { Deps } from '../deps.ts';
@@ -86,7 +85,7 @@ export async function startTestApp(
     async close() {
       await app.close();
       if (databaseSchema) await returnSchema(db.url, databaseSchema);
-      await removeTestDatabase(db, { tmpDir, schema: null });
+      removeTestDatabase(tmpDir);
     },
   };
 }
@@ -94,15 +93,9 @@ export async function startTestApp(
 /** The SMTP listener on, at a port the OS picks on the loopback address, for `overrides.inboundMail`. */
 export const inboundMailOn = (domain = 'alerts.test'): Config['inboundMail'] => ({ port: 0, host: '127.0.0.1', domain, tls: null });
 
-/** Removes a test's database: its temporary SQLite folder, or its PostgreSQL schema. */
-export async function removeTestDatabase(db: TestDatabase, made: { tmpDir: string | null; schema: string | null }) {
-  if (made.tmpDir) fs.rmSync(made.tmpDir, { recursive: true, force: true });
-  if (made.schema) {
-    const client = new pg.Client({ connectionString: db.url });
-    await client.connect();
-    await client.query(`drop schema if exists "${made.schema}" cascade`);
-    await client.end();
-  }
+/** Removes a test's SQLite database: its temporary folder (a PostgreSQL schema goes back to the pool instead). */
+export function removeTestDatabase(tmpDir: string | null) {
+  if (tmpDir) fs.rmSync(tmpDir, { recursive: true, force: true });
 }
 
 /**

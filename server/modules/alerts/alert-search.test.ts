@@ -193,7 +193,8 @@ describeEachDatabase('alert text search', (t) => {
     }
   });
 
-  it('gives the same pages and counts whether a text has few or many candidates, and combines with the filters', async () => {
+  // 6,000 alerts written and searched: tens of seconds on a loaded 2-core machine.
+  it('gives the same pages and counts whether a text has few or many candidates, and combines with the filters', { timeout: 120_000 }, async () => {
     const { owner, base, raise, resolve } = await tenant();
     // Straight into the table: 6,000 resolved alerts, more than the trigram lookup reads one by one (5,000).
     const at = (i: number) => new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();

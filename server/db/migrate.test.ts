@@ -1,0 +1,66 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { sql } from 'kysely';
+import pg from 'pg';
+import { describe, expect, it } from 'vitest';
+import { migrate, openDatabase } from './database.ts';
+import { migrations } from './migrations/index.ts';
+import { copyMigratedSqlite, returnSchema, takeSchema } from '../test/schema-pool.ts';
+import { testDatabases } from '../test/test-app.ts';
+
+/** A migrated database of this kind, and how to give it back. */
+async function migratedDatabase(db: { name: string; url: string }) {
+  if (db.name === 'sqlite') {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-migrate-'));
+    const file = path.join(dir, 'test.db');
+    await copyMigratedSqlite(file);
+    return { handle: openDatabase(file), schema: null, done: async () => fs.rmSync(dir, { recursive: true, force: true }) };
+  }
+  const schema = await takeSchema(db.url);
+  return { handle: openDatabase(db.url, { searchPath: schema }), schema, done: () => returnSchema(db.url, schema) };
+}
+
+for (const db of testDatabases()) {
+  describe(`migrations at start [${db.name}]`, () => {
+    it('start on an up-to-date database while other schemas of it are renamed and dropped', async () => {
+      if (db.name !== 'postgres') return;
+      const { handle, schema, done } = await migratedDatabase(db);
+      // Another process keeps making, renaming and dropping schemas (test files running side by side do).
+      const other = new pg.Client({ connectionString: db.url });
+      await other.connect();
+      let churning = true;
+      const a = `churn_${randomBytes(4).toString('hex')}`;
+      await other.query(`create schema "${a}"; ${Array.from({ length: 60 }, (_, i) => `create table "${a}".t${i} (x int, y text, z int);`).join(' ')}`);
+      const churn = (async () => {
+        for (let n = 0; churning; n++) await other.query(`alter schema "${a}${n % 2 ? '_r' : ''}" rename to "${a}${n % 2 ? '' : '_r'}"`);
+      })();
+      try {
+        for (let i = 0; i < 30; i++) await migrate(handle.db, schema);
+      } finally {
+        churning = false;
+        await churn;
+        await other.query(`drop schema if exists "${a}" cascade; drop schema if exists "${a}_r" cascade`);
+        await other.end();
+        await handle.close();
+        await done();
+      }
+    });
+
+    it('runs what is missing, and says which migration failed', async () => {
+      const { handle, schema, done } = await migratedDatabase(db);
+      try {
+        await migrate(handle.db, schema);
+        const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
+        // A migration recorded as not run: the migrator runs it, and its tables being there already, it fails by name.
+        const last = Object.keys(migrations).at(-1)!;
+        await sql`delete from ${table} where name = ${last}`.execute(handle.db);
+        await expect(migrate(handle.db, schema)).rejects.toThrow(`Migration ${last} failed`);
+      } finally {
+        await handle.close();
+        await done();
+      }
+    });
+  });
+}
