@@ -115,4 +115,70 @@ describe.skipIf(!chromiumAvailable())('the first visit of the dashboard in Chrom
     expect(quiet.lists).toHaveLength(1);
     await quiet.ctx.close();
   });
+
+  /**
+   * Issue 33: the first paint draws the tenant and filter Selects as look-alikes (no list, no floating position) and
+   * the tooltips' elements alone; the real ones come in the render right after. The look-alikes are where the Selects
+   * will be, as big, with the same values, and take no click: one made as the first card shows reaches the Select.
+   */
+  it('paints look-alike Selects in the Selects’ place, and a click as the first card shows opens the real one', async () => {
+    const { context, page } = await newPage(browser);
+    await registerThroughWizard(page, server.url, { name: 'Lou Lookalike', email: uniqueEmail('lookalike'), org: 'Lookalike MSP' });
+    const me = await (await page.request.get(`${server.url}/api/me`)).json();
+    const tenantId = me.tenants[0].id as string;
+    const { key } = await (await page.request.post(`${server.url}/api/tenants/${tenantId}/integrations`, { headers: { origin: server.url }, data: { name: 'Look' } })).json();
+    const sent = await page.request.post(`${server.url}/api/ingest/events`, { headers: { authorization: `Bearer ${key}` }, data: { title: 'Disk full on db-1', priority: 'high' } });
+    expect(sent.status()).toBe(202);
+    const state = await context.storageState();
+    await context.close();
+
+    const ctx = await browser.newContext({ storageState: state, viewport: { width: 1280, height: 800 } });
+    // Each Select's box (the filters' from the search box, which the banners above may move), value and inertness.
+    const measure = `(() => {
+      const search = document.querySelector('[data-testid="filter-search"]').getBoundingClientRect();
+      const shown = {};
+      for (const id of ['tenant-select', 'filter-status', 'filter-priority', 'filter-client', 'filter-assignee', 'filter-ticket', 'sort']) {
+        const input = document.querySelector('[data-testid="' + id + '"]');
+        const r = input.getBoundingClientRect();
+        const top = id === 'tenant-select' ? r.y : r.y - search.y;
+        shown[id] = { box: [r.x, top, r.width, r.height].map(Math.round), value: input.value, inert: input.inert };
+      }
+      return shown;
+    })()`;
+    type Shown = Record<string, { box: number[]; value: string; inert: boolean }>;
+    // What the page showed when the first card appeared.
+    await ctx.addInitScript(`
+      new MutationObserver((_, observer) => {
+        if (!document.querySelector('[data-testid="alert-card"]')) return;
+        observer.disconnect();
+        window.firstPaint = ${measure};
+      }).observe(document, { childList: true, subtree: true });
+    `);
+    const tab = await ctx.newPage();
+    await tab.goto(`${server.url}/app/dashboard?priority=high`);
+    await tab.getByTestId('alert-card').first().waitFor();
+    // At once: Playwright's click waits until the element under the pointer is the Select's own input.
+    await tab.getByTestId('filter-status').click();
+    await tab.getByRole('option', { name: 'New', exact: true }).click();
+    await expect.poll(() => new URL(tab.url()).searchParams.get('status')).toBe('new');
+
+    const first = (await tab.evaluate('window.firstPaint')) as Shown;
+    const now = (await tab.evaluate(measure)) as Shown;
+    for (const [id, shown] of Object.entries(first)) {
+      expect(shown.inert, id).toBe(true);
+      expect(now[id].inert, id).toBe(false);
+      expect(now[id].box, id).toEqual(shown.box);
+      if (id !== 'filter-status') expect(now[id].value, id).toBe(shown.value);
+    }
+    expect(first['tenant-select'].value).toBe('Lookalike MSP');
+    expect(first['filter-priority'].value).toBe('High');
+    expect(first['filter-status'].value).toBe('All');
+    // One organization: the tenant Select is there, disabled, as its look-alike was.
+    expect(await tab.getByTestId('tenant-select').isDisabled()).toBe(true);
+
+    // The tooltips come with the second render: the live indicator's on hover.
+    await tab.getByTestId('live-indicator').hover();
+    await expect.poll(() => tab.getByRole('tooltip').innerText()).toMatch(/Changes appear as they happen|Connecting to live updates/);
+    await ctx.close();
+  });
 });

@@ -1,4 +1,5 @@
-import { Badge, Tooltip } from '@mantine/core';
+import { Badge } from '@mantine/core';
+import { DeferredTooltip } from './DeferredTooltip.tsx';
 import { ALERT_MSG } from '../../../contract/alerts.ts';
 import type { StreamState } from '../lib/event-stream.ts';
 
@@ -22,10 +23,10 @@ const COLOR: Record<LiveState, string> = { live: 'green', connecting: 'gray', re
 /** Whether the page is receiving live updates. */
 export function LiveIndicator({ state }: { state: LiveState }) {
   return (
-    <Tooltip label={HINT[state]}>
+    <DeferredTooltip label={HINT[state]}>
       <Badge variant="dot" color={COLOR[state]} size="lg" data-testid="live-indicator" data-state={state} role="status">
         {LABEL[state]}
       </Badge>
-    </Tooltip>
+    </DeferredTooltip>
   );
 }
