@@ -59,6 +59,10 @@ describe.skipIf(!chromiumAvailable())('triage on the dashboard in Chromium', () 
     const fileserver = card(page, 'High: disk 90% on fileserver');
     expect(await fileserver.getByTestId('alert-age').innerText()).toMatch(/^(just now|\d+ min)$/);
     expect(await fileserver.getByTestId('alert-age').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    await fileserver.getByTestId('alert-age').hover();
+    // Its exact time on hover: the age sits above the card's stretched button, as the marks do.
+    await expect.poll(() => page.getByRole('tooltip').innerText().catch(() => '')).toMatch(/\d{1,2}:\d{2}/);
+    await page.mouse.move(0, 0);
     expect(await fileserver.getByTestId('alert-client').innerText()).toBe('Contoso Dental');
 
     await pick(page, 'sort', 'Newest first');

@@ -79,7 +79,8 @@ export const AlertCompactCard = memo(function AlertCompactCard({ alert, onOpen, 
           )}
         </div>
       </div>
-      <span className={classes.age}>
+      {/* Above the title's stretched button, like the marks, so its exact time shows on hover; a click opens the alert. */}
+      <span className={`above-stretch ${classes.age}`}>
         <AlertAge createdAt={alert.createdAt} now={now} />
       </span>
     </div>
