@@ -7,7 +7,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from './database.ts';
 import { migrations } from './migrations/index.ts';
-import { copyMigratedSqlite, returnSchema, takeSchema } from '../test/schema-pool.ts';
+import { copyMigratedSqlite, DDL_LOCK, returnSchema, takeSchema, whileSchemasStay } from '../test/schema-pool.ts';
 import { testDatabases } from '../test/test-app.ts';
 
 /** A migrated database of this kind, and how to give it back. */
@@ -27,9 +27,11 @@ for (const db of testDatabases()) {
     it('start on an up-to-date database while other schemas of it are renamed and dropped', async () => {
       if (db.name !== 'postgres') return;
       const { handle, schema, done } = await migratedDatabase(db);
-      // Another process keeps making, renaming and dropping schemas (test files running side by side do).
+      // Another process keeps renaming a schema (test files running side by side do). It holds the test pool's lock
+      // meanwhile, so that the other test files' own migrations are not disturbed by it.
       const other = new pg.Client({ connectionString: db.url });
       await other.connect();
+      await other.query(`select pg_advisory_lock(${DDL_LOCK})`);
       let churning = true;
       const a = `churn_${randomBytes(4).toString('hex')}`;
       await other.query(`create schema "${a}"; ${Array.from({ length: 60 }, (_, i) => `create table "${a}".t${i} (x int, y text, z int);`).join(' ')}`);
@@ -42,6 +44,7 @@ for (const db of testDatabases()) {
         churning = false;
         await churn;
         await other.query(`drop schema if exists "${a}" cascade; drop schema if exists "${a}_r" cascade`);
+        await other.query(`select pg_advisory_unlock(${DDL_LOCK})`);
         await other.end();
         await handle.close();
         await done();
@@ -56,7 +59,9 @@ for (const db of testDatabases()) {
         // A migration recorded as not run: the migrator runs it, and its tables being there already, it fails by name.
         const last = Object.keys(migrations).at(-1)!;
         await sql`delete from ${table} where name = ${last}`.execute(handle.db);
-        await expect(migrate(handle.db, schema)).rejects.toThrow(`Migration ${last} failed`);
+        // The migrator reads every schema's tables: no other test file may rename one meanwhile.
+        const run = () => migrate(handle.db, schema);
+        await expect(schema ? whileSchemasStay(db.url, run) : run()).rejects.toThrow(`Migration ${last} failed`);
       } finally {
         await handle.close();
         await done();

@@ -46,7 +46,22 @@ const ABANDONED_AFTER = '30 minutes';
  * renames or drops a schema meanwhile. (Apps over pooled schemas do not start the migrator: `migrate` finds every
  * migration recorded.)
  */
-const DDL_LOCK = `hashtext('alertdesk_test_schemas_ddl')`;
+export const DDL_LOCK = `hashtext('alertdesk_test_schemas_ddl')`;
+
+/**
+ * Runs `run` while no other test process makes, renames or drops a schema (the lock above): for a test that starts
+ * Kysely's migrator on a schema itself.
+ */
+export async function whileSchemasStay<T>(url: string, run: () => Promise<T>): Promise<T> {
+  return withClient(url, async (c) => {
+    await c.query(`select pg_advisory_lock(${DDL_LOCK})`);
+    try {
+      return await run();
+    } finally {
+      await c.query(`select pg_advisory_unlock(${DDL_LOCK})`);
+    }
+  });
+}
 
 const newSchemaName = () => `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
 

@@ -52,7 +52,10 @@ for (const db of testDatabases()) {
       expect(made.statusCode, made.body).toBe(201);
       expect(await primary(env.deps.db, tenantId, schedule.id)).toBe(taker.userId);
       const onCall = async () => (await owner.agent.get(`${scheduleUrl(tenantId, schedule.id, '/onCall')}?at=${encodeURIComponent(iso(nowMs + HOUR))}`)).data;
-      expect(await onCall()).toMatchObject({ primary: taker.userId, shiftEndsAt: iso(nowMs + 2 * HOUR) });
+      // R's shift is the UTC day: the answer's shift ends with the override or with the day, whichever comes first
+      // (a run between 22:00 and midnight UTC sees the day end first).
+      const dayEnd = (ms: number) => (Math.floor(ms / (24 * HOUR)) + 1) * 24 * HOUR;
+      expect(await onCall()).toMatchObject({ primary: taker.userId, shiftEndsAt: iso(Math.min(nowMs + 2 * HOUR, dayEnd(nowMs + HOUR))) });
       expect((await owner.agent.delete(`${ovUrl}/${made.data.id}`)).statusCode).toBe(200);
       expect(await primary(env.deps.db, tenantId, schedule.id)).toBe(u.userId);
       expect(await onCall()).toMatchObject({ primary: u.userId });
