@@ -8,14 +8,12 @@ import { chromium } from 'playwright-core';
 import { loadConfig } from '../server/config.ts';
 import { buildApp } from '../server/app.ts';
 
-/** Builds the web app (unless BENCH_WEB_DIR names a built one), starts the server on it and launches Chromium; `close` undoes all three. */
+/** Builds the web app, starts the server on it and launches Chromium; `close` undoes all three. */
 export async function startWebBench(name: string) {
   const root = path.resolve(import.meta.dirname, '..');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `alertdesk-bench-${name}-`));
-  // BENCH_WEB_DIR: serve a web app built beforehand (`vite build --outDir …`), e.g. to alternate two builds A/B.
-  const prebuilt = process.env.BENCH_WEB_DIR ? path.resolve(process.env.BENCH_WEB_DIR) : null;
-  const webDir = prebuilt ?? path.join(dir, 'web');
-  const built = prebuilt ? { status: 0 } : spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', webDir, '--logLevel', 'error'], {
+  const webDir = path.join(dir, 'web');
+  const built = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', webDir, '--logLevel', 'error'], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },

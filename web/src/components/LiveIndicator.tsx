@@ -1,5 +1,4 @@
-import { Badge } from '@mantine/core';
-import { DeferredTooltip } from './DeferredTooltip.tsx';
+import { Badge, Tooltip } from '@mantine/core';
 import { ALERT_MSG } from '../../../contract/alerts.ts';
 import type { StreamState } from '../lib/event-stream.ts';
 
@@ -23,10 +22,10 @@ const COLOR: Record<LiveState, string> = { live: 'green', connecting: 'gray', re
 /** Whether the page is receiving live updates. */
 export function LiveIndicator({ state }: { state: LiveState }) {
   return (
-    <DeferredTooltip label={HINT[state]}>
+    <Tooltip label={HINT[state]}>
       <Badge variant="dot" color={COLOR[state]} size="lg" data-testid="live-indicator" data-state={state} role="status">
         {LABEL[state]}
       </Badge>
-    </DeferredTooltip>
+    </Tooltip>
   );
 }

@@ -1,4 +1,4 @@
-import { AppShell, Avatar, Box, Burger, Button, Group, NavLink, ScrollArea, Select, Stack, Text, Tooltip, type SelectProps } from '@mantine/core';
+import { AppShell, Avatar, Box, Burger, Button, Group, NavLink, ScrollArea, Select, Stack, Text, Tooltip } from '@mantine/core';
 import { useDisclosure } from '@mantine/hooks';
 import {
   IconChartBar,
@@ -13,8 +13,6 @@ import {
   IconUsers,
 } from '@tabler/icons-react';
 import { Link as RouterLink, Outlet, useLocation, useNavigate } from 'react-router';
-import { SelectLookAlike } from '../../components/DeferredSelect.tsx';
-import { useAfterFirstRender } from '../../lib/use-after-first-render.ts';
 import { ThemeToggle } from '../../components/ThemeToggle.tsx';
 import { useCurrentTenant, useSignedInMe, useSignOut } from '../../lib/session.tsx';
 import { Logo } from '../../components/Logo.tsx';
@@ -66,19 +64,6 @@ export function AppLayout() {
   const location = useLocation();
   const navigate = useNavigate();
   const signOut = useSignOut(() => navigate('/login', { replace: true }));
-  const selectReady = useAfterFirstRender();
-  const tenantSelect: SelectProps & { 'data-testid': string } = {
-    'aria-label': 'Current tenant',
-    'data-testid': 'tenant-select',
-    w: { base: 170, sm: 220 },
-    data: tenants.map((t) => ({ value: t.id, label: t.name })),
-    value: tenant?.id ?? null,
-    onChange: (v) => v && setTenantId(v),
-    disabled: tenants.length <= 1,
-    allowDeselect: false,
-    placeholder: 'No tenant',
-    comboboxProps: { withinPortal: true },
-  };
 
   return (
     <AppShell header={{ height: 60 }} navbar={{ width: 250, breakpoint: 'sm', collapsed: { mobile: !opened } }} padding="md">
@@ -89,15 +74,21 @@ export function AppLayout() {
             <Logo compact />
           </Group>
           <Group gap="sm" wrap="nowrap">
-            {/* To the left, so it never covers the list of organizations that opens below. Its first render is a
-                look-alike, the Select (and its tooltip) coming right after the first paint (issue 33). */}
-            {selectReady ? (
-              <Tooltip label={tenants.length <= 1 ? 'You belong to one organization' : 'Switch organization'} position="left">
-                <Select {...tenantSelect} />
-              </Tooltip>
-            ) : (
-              <SelectLookAlike {...tenantSelect} />
-            )}
+            {/* To the left, so it never covers the list of organizations that opens below. */}
+            <Tooltip label={tenants.length <= 1 ? 'You belong to one organization' : 'Switch organization'} position="left">
+              <Select
+                aria-label="Current tenant"
+                data-testid="tenant-select"
+                w={{ base: 170, sm: 220 }}
+                data={tenants.map((t) => ({ value: t.id, label: t.name }))}
+                value={tenant?.id ?? null}
+                onChange={(v) => v && setTenantId(v)}
+                disabled={tenants.length <= 1}
+                allowDeselect={false}
+                placeholder="No tenant"
+                comboboxProps={{ withinPortal: true }}
+              />
+            </Tooltip>
             <ThemeToggle />
           </Group>
         </Group>

@@ -1,9 +1,8 @@
 import { lazy, Suspense } from 'react';
-import { Anchor, Group, Text } from '@mantine/core';
+import { Anchor, Group, Text, Tooltip } from '@mantine/core';
 import { IconRepeat } from '@tabler/icons-react';
 import type { Alert } from '../../../../../contract/alerts.ts';
 import { formatAge, formatDateTime } from '../../../lib/dates.ts';
-import { DeferredTooltip } from '../../../components/DeferredTooltip.tsx';
 
 // Shared by the compact card (the dashboard's first paint), the roomy card and the table, which load when chosen.
 
@@ -42,11 +41,11 @@ export const clientHref = (clientId: string) => `/clients?client=${encodeURIComp
 export function AlertAge({ createdAt, now }: { createdAt: string; now: number }) {
   const exact = formatDateTime(createdAt);
   return (
-    <DeferredTooltip label={exact} openDelay={300}>
+    <Tooltip label={exact} openDelay={300}>
       <Text size="xs" c="dimmed" component="time" dateTime={createdAt} data-testid="alert-age" aria-label={`${formatAge(createdAt, now)} ago, ${exact}`} className="no-shrink">
         {formatAge(createdAt, now)}
       </Text>
-    </DeferredTooltip>
+    </Tooltip>
   );
 }
 

@@ -1,5 +1,5 @@
 import { forwardRef, memo, useEffect, useState } from 'react';
-import { Button, Group, SimpleGrid, TextInput } from '@mantine/core';
+import { Button, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconSearch, IconX } from '@tabler/icons-react';
 import {
@@ -13,7 +13,6 @@ import {
   STATUS_LABELS,
   type ActiveAlertsQuery,
 } from '../../../../../contract/alerts.ts';
-import { DeferredSelect } from '../../../components/DeferredSelect.tsx';
 import { useClientChoices } from '../../../lib/client-choices.ts';
 import { memberLabel, useMemberChoices } from '../../../lib/member-choices.ts';
 import type { ListKey } from '../lib/dashboard-params.ts';
@@ -68,9 +67,9 @@ export const AlertFilters = memo(
 
     const selects = (
       <SimpleGrid cols={{ base: 2, sm: 3, lg: 6 }} spacing="sm" verticalSpacing="xs">
-        <DeferredSelect label="Status" data={STATUS_OPTIONS} value={filter.status} onChange={(v) => setFilter('status', v)} allowDeselect={false} data-testid="filter-status" />
-        <DeferredSelect label="Priority" data={PRIORITY_OPTIONS} value={filter.priority} onChange={(v) => setFilter('priority', v)} allowDeselect={false} data-testid="filter-priority" />
-        <DeferredSelect
+        <Select label="Status" data={STATUS_OPTIONS} value={filter.status} onChange={(v) => setFilter('status', v)} allowDeselect={false} data-testid="filter-status" />
+        <Select label="Priority" data={PRIORITY_OPTIONS} value={filter.priority} onChange={(v) => setFilter('priority', v)} allowDeselect={false} data-testid="filter-priority" />
+        <Select
           label="Client"
           placeholder="All clients"
           data={clientOptions}
@@ -81,7 +80,7 @@ export const AlertFilters = memo(
           nothingFoundMessage="No such client"
           data-testid="filter-client"
         />
-        <DeferredSelect
+        <Select
           label="Assignee"
           placeholder="Anyone"
           data={assigneeOptions}
@@ -91,7 +90,7 @@ export const AlertFilters = memo(
           clearable
           data-testid="filter-assignee"
         />
-        <DeferredSelect
+        <Select
           label="Ticket"
           data={TICKET_OPTIONS}
           value={filter.hasTicket === undefined ? 'all' : String(filter.hasTicket)}
@@ -99,7 +98,7 @@ export const AlertFilters = memo(
           allowDeselect={false}
           data-testid="filter-ticket"
         />
-        <DeferredSelect label="Sort" data={SORT_OPTIONS} value={filter.sort} onChange={(v) => setFilter('sort', v)} allowDeselect={false} data-testid="sort" />
+        <Select label="Sort" data={SORT_OPTIONS} value={filter.sort} onChange={(v) => setFilter('sort', v)} allowDeselect={false} data-testid="sort" />
       </SimpleGrid>
     );
 

@@ -1,5 +1,4 @@
-import { Alert as Callout, Anchor, Badge, Text, VisuallyHidden } from '@mantine/core';
-import { DeferredTooltip } from '../../../components/DeferredTooltip.tsx';
+import { Alert as Callout, Anchor, Badge, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconBellOff } from '@tabler/icons-react';
 import { Link } from 'react-router';
 import { ALERT_MSG, type Alert } from '../../../../../contract/alerts.ts';
@@ -13,7 +12,7 @@ import { PAGING_MSG } from '../../../../../contract/paging.ts';
 export function PagedNobodyBadge({ mark, className, iconOnly = false }: { mark: NonNullable<Alert['pagedNobody']>; className?: string; iconOnly?: boolean }) {
   const reason = PAGING_MSG.pagedNobodyReasons[mark.reason];
   return (
-    <DeferredTooltip label={iconOnly ? `${PAGING_MSG.pagedNobody}: ${reason}` : reason} multiline w={280} openDelay={150} events={{ hover: true, focus: true, touch: true }}>
+    <Tooltip label={iconOnly ? `${PAGING_MSG.pagedNobody}: ${reason}` : reason} multiline w={280} openDelay={150} events={{ hover: true, focus: true, touch: true }}>
       {iconOnly ? (
         <Badge color="orange" variant="light" size="sm" px={4} className={className} data-testid="paged-nobody-badge">
           <IconBellOff size={12} aria-hidden style={{ display: 'block' }} />
@@ -27,7 +26,7 @@ export function PagedNobodyBadge({ mark, className, iconOnly = false }: { mark: 
           <VisuallyHidden>: {reason}</VisuallyHidden>
         </Badge>
       )}
-    </DeferredTooltip>
+    </Tooltip>
   );
 }
 
