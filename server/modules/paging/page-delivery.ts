@@ -303,7 +303,7 @@ export function createPageDelivery(deps: {
         next += starting.length;
         const last = next >= open.length && starting.length === 0 && sending === 0;
         const reserved = starting.map((c): AttemptRow => ({ ...c.row, outcome: 'sending', reason: c.resend ? PAGING_MSG.resentAfterStop : c.row.reason, tries: c.tries, updated_at: c.at }));
-        const done = last && finish ? { ids: finish.jobIds(failedIndexes([...written, ...outcomes])), token: finish.token } : null;
+        const done = last && finish ? { ids: finish.jobIds(new Set([...written, ...outcomes].flatMap((r) => (r.error === null ? [] : [r.index])))), token: finish.token } : null;
         let unwritten: Set<AttemptRow>;
         try {
           unwritten = await writeAttempts([...outcomes.map((r) => r.attempt), ...reserved], done);
@@ -363,11 +363,6 @@ export function createPageDelivery(deps: {
       }
       return out;
     }
-  }
-
-  /** The jobs (by index) of which some page failed: they are kept to run again. */
-  function failedIndexes(records: Array<{ index: number; error: unknown }>): Set<number> {
-    return new Set(records.flatMap((r) => (r.error === null ? [] : [r.index])));
   }
 
   /** Marks the alerts all of whose level-1 pages (of every job) were skipped as having paged nobody. */
