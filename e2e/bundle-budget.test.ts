@@ -97,4 +97,15 @@ describe('web app bundle budgets', () => {
     const charts = Object.values(manifest).filter((c) => /recharts|charts/i.test(c.src ?? c.file));
     for (const c of charts) expect(files).not.toContain(c.file);
   });
+
+  // Issue 33: the first screen validates nothing, so it carries no zod (about 100 kB of script to compile and run,
+  // its schemas built as the modules load): the contract's lists and texts it shows come from the zod-free *-text.ts
+  // files. zod's objects keep their `_zod` property through minification; the forms' chunks, loaded later, have it.
+  it('loads no zod with the dashboard: its schemas come with the forms that need them', () => {
+    const { files } = initialJs('index.html', 'dashboard');
+    const all = Object.values(manifest).map((c) => c.file).filter((f) => f.endsWith('.js'));
+    const withZod = (list: string[]) => list.filter((f) => fs.readFileSync(path.join(dir, f), 'utf8').includes('._zod'));
+    expect(withZod(all).length, 'some chunk of the app carries zod').toBeGreaterThan(0);
+    expect(withZod(files)).toEqual([]);
+  });
 });

@@ -1,5 +1,5 @@
 import { Badge } from '@mantine/core';
-import { PRIORITY_LABELS, STATUS_LABELS, type AlertPriority, type AlertStatus } from '../../../contract/alerts.ts';
+import { PRIORITY_LABELS, STATUS_LABELS, type AlertPriority, type AlertStatus } from '../../../contract/alerts-text.ts';
 
 export const PRIORITY_COLORS: Record<AlertPriority, string> = { critical: 'red', high: 'orange', medium: 'yellow', low: 'blue', info: 'gray' };
 // One shade in both themes, each readable at 4.5:1 with the text autoContrast picks for it (white, or black on yellow).

@@ -1,5 +1,5 @@
 import { Badge, Tooltip } from '@mantine/core';
-import { ALERT_MSG } from '../../../contract/alerts.ts';
+import { ALERT_MSG } from '../../../contract/alerts-text.ts';
 import type { StreamState } from '../lib/event-stream.ts';
 
 /** The live stream's state, or `offline` when the browser has no network or the last load from the API failed. */

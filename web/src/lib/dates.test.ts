@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { formatAge } from './dates.ts';
+import { MSG } from '../../../contract/messages.ts';
+import { formatAge, formatDate, formatDateTime, formatTime } from './dates.ts';
 
 describe('formatAge', () => {
   const now = Date.parse('2026-11-24T12:00:00Z');
@@ -16,5 +17,23 @@ describe('formatAge', () => {
     expect(formatAge(new Date(now + 90_000).toISOString(), now)).toBe('just now');
     expect(formatAge(null, now)).toBe('');
     expect(formatAge('not a date', now)).toBe('');
+  });
+});
+
+describe('formatDateTime, formatDate, formatTime', () => {
+  const at = '2026-11-24T12:34:00Z';
+  it('write what toLocaleString writes for the viewer, however many times they are asked', () => {
+    const d = new Date(at);
+    for (let i = 0; i < 3; i++) {
+      expect(formatDateTime(at)).toBe(d.toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }));
+      expect(formatDate(at)).toBe(d.toLocaleDateString(undefined, { dateStyle: 'medium' }));
+      expect(formatTime(at)).toBe(d.toLocaleTimeString(undefined, { timeStyle: 'short' }));
+    }
+    expect(formatDateTime(at)).not.toBe(formatDateTime('2026-11-24T13:34:00Z'));
+  });
+  it('say N/A for a missing time and Invalid Date for an unreadable one (the spec’s texts)', () => {
+    expect(formatDateTime(null)).toBe(MSG.notAvailable);
+    expect(formatDate('nope')).toBe(MSG.invalidDate);
+    expect(formatTime(undefined)).toBe('');
   });
 });

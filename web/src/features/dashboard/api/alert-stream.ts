@@ -1,5 +1,6 @@
 import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
-import { HISTORY_STATUSES, type ActiveAlertsQuery, type Alert, type AlertList, type AlertStats, type AlertStreamEvent } from '../../../../../contract/alerts.ts';
+import { HISTORY_STATUSES } from '../../../../../contract/alerts-text.ts';
+import type { ActiveAlertsQuery, Alert, AlertList, AlertStats, AlertStreamEvent } from '../../../../../contract/alerts.ts';
 import { useTenantEvents, type StreamState } from '../../../lib/event-stream.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { useMe } from '../../../lib/session.tsx';

@@ -2,7 +2,7 @@ import { memo, Suspense } from 'react';
 import { Anchor, Badge, Group, Text, UnstyledButton } from '@mantine/core';
 import { IconClockExclamation, IconUser } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { PAGING_MSG } from '../../../../../contract/paging.ts';
+import { PAGING_MSG } from '../../../../../contract/paging-text.ts';
 import { PRIORITY_COLORS, PriorityBadge, StatusBadge } from '../../../components/AlertBadges.tsx';
 import { SelectBox } from './SelectBox.tsx';
 import { AlertAge, CardHoldBadges, clientHref, Occurrences, PagedNobodyBadge, TicketLink, type AlertCardProps } from './AlertCardParts.tsx';

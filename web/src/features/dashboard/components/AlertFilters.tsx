@@ -2,17 +2,8 @@ import { forwardRef, memo, useEffect, useState } from 'react';
 import { Button, Group, Select, SimpleGrid, TextInput } from '@mantine/core';
 import { useDebouncedCallback } from '@mantine/hooks';
 import { IconAdjustmentsHorizontal, IconSearch, IconX } from '@tabler/icons-react';
-import {
-  ACTIVE_STATUSES,
-  ALERT_PRIORITIES,
-  ALERT_SORTS,
-  ASSIGNEE_ME,
-  ASSIGNEE_NONE,
-  PRIORITY_LABELS,
-  SORT_LABELS,
-  STATUS_LABELS,
-  type ActiveAlertsQuery,
-} from '../../../../../contract/alerts.ts';
+import { ACTIVE_STATUSES, ALERT_PRIORITIES, ALERT_SORTS, ASSIGNEE_ME, ASSIGNEE_NONE, PRIORITY_LABELS, SORT_LABELS, STATUS_LABELS } from '../../../../../contract/alerts-text.ts';
+import type { ActiveAlertsQuery } from '../../../../../contract/alerts.ts';
 import { useClientChoices } from '../../../lib/client-choices.ts';
 import { memberLabel, useMemberChoices } from '../../../lib/member-choices.ts';
 import type { ListKey } from '../lib/dashboard-params.ts';

@@ -1,7 +1,7 @@
 import { Badge } from '@mantine/core';
 import { IconTool, IconZzz } from '@tabler/icons-react';
 import type { Alert } from '../../../../../contract/alerts.ts';
-import { MAINTENANCE_MSG, SNOOZE_LABELS } from '../../../../../contract/maintenance.ts';
+import { MAINTENANCE_MSG, SNOOZE_LABELS } from '../../../../../contract/maintenance-text.ts';
 import { formatDateTime, formatTime } from '../../../lib/dates.ts';
 
 /**

@@ -1,8 +1,9 @@
 import { Alert as Callout, Anchor, Badge, Text, Tooltip, VisuallyHidden } from '@mantine/core';
 import { IconBellOff } from '@tabler/icons-react';
 import { Link } from 'react-router';
-import { ALERT_MSG, type Alert } from '../../../../../contract/alerts.ts';
-import { PAGING_MSG } from '../../../../../contract/paging.ts';
+import { ALERT_MSG } from '../../../../../contract/alerts-text.ts';
+import type { Alert } from '../../../../../contract/alerts.ts';
+import { PAGING_MSG } from '../../../../../contract/paging-text.ts';
 
 /**
  * The mark of an alert whose escalation paged nobody (issue 25), with why on hover or touch and, for screen readers,

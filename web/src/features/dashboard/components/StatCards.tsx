@@ -1,6 +1,7 @@
 import { Paper, SimpleGrid, Skeleton, Text, ThemeIcon, Group } from '@mantine/core';
 import { IconAlertOctagon, IconAlertTriangle, IconInfoCircle, IconAlertCircle } from '@tabler/icons-react';
-import { ALERT_MSG, type AlertStats } from '../../../../../contract/alerts.ts';
+import { ALERT_MSG } from '../../../../../contract/alerts-text.ts';
+import type { AlertStats } from '../../../../../contract/alerts.ts';
 
 const CARDS = [
   { key: 'critical', label: ALERT_MSG.statCritical, color: 'red', icon: IconAlertOctagon },

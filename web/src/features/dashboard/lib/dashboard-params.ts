@@ -1,6 +1,7 @@
 import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'react-router';
-import { ACTIVE_STATUSES, ALERT_PRIORITIES, ALERT_SORTS, type ActiveAlertsQuery, type AlertSort } from '../../../../../contract/alerts.ts';
+import { ACTIVE_STATUSES, ALERT_PRIORITIES, ALERT_SORTS, type AlertSort } from '../../../../../contract/alerts-text.ts';
+import type { ActiveAlertsQuery } from '../../../../../contract/alerts.ts';
 import { oneOf, paramsUpdater, putParam, text } from '../../../lib/search-params.ts';
 
 /** Query parameters of the dashboard that select the list; changing any of them goes back to page 1. */

@@ -1,4 +1,4 @@
-import { ALERT_MSG } from '../../../../../contract/alerts.ts';
+import { ALERT_MSG } from '../../../../../contract/alerts-text.ts';
 
 /**
  * Why a key's action (a, r) does nothing on an alert in this status: the status the list shows, or the one a refusal

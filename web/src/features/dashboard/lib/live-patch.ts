@@ -1,15 +1,5 @@
-import {
-  ACTIVE_STATUSES,
-  ASSIGNEE_ME,
-  ASSIGNEE_NONE,
-  type ActiveAlertsQuery,
-  type Alert,
-  type AlertList,
-  type AlertPriority,
-  type AlertSort,
-  type AlertStats,
-  type AlertStreamEvent,
-} from '../../../../../contract/alerts.ts';
+import { ACTIVE_STATUSES, ASSIGNEE_ME, ASSIGNEE_NONE, type AlertPriority, type AlertSort } from '../../../../../contract/alerts-text.ts';
+import type { ActiveAlertsQuery, Alert, AlertList, AlertStats, AlertStreamEvent } from '../../../../../contract/alerts.ts';
 
 /** Means: this view cannot be worked out from the change alone; ask the server again. */
 export const RELOAD = 'reload' as const;

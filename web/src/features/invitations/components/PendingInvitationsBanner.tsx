@@ -3,7 +3,7 @@ import { notifications } from '@mantine/notifications';
 import { IconMailOpened } from '@tabler/icons-react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { PendingInvitation } from '../../../../../contract/auth.ts';
-import { MEMBERS_MSG } from '../../../../../contract/members.ts';
+import { MEMBERS_MSG } from '../../../../../contract/members-text.ts';
 import { useCurrentTenant, useSignedInMe } from '../../../lib/session.tsx';
 import { ApiError } from '../../../lib/api.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
