@@ -5,8 +5,12 @@
 // times each alert from its 202 to the moment the SMTP server here accepted its page. Prints p50, p95 and max of that
 // latency, pages per second and how many pages are missing, on SQLite and (with BENCH_DATABASE_URL or
 // TEST_DATABASE_URL) on PostgreSQL. `--smtp refuse` (connections refused) and `--smtp slow` (each mail answered after
-// 2 s) measure instead what a broken mail server costs ingestion: the achieved ingest rate and its p99.
+// 2 s) measure instead what a broken mail server costs ingestion: the achieved ingest rate and its p99. It also prints the
+// CPU each alert paged cost the server (all its threads: HTTP, database, escalation, the mail thread, V8's own) and this
+// process (the load and the mail server): on 2 cores, their sum bounds the pages per second the machine can deliver.
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
 import { apiClient, eachDatabase, startInbox, startServer } from './bench-server.ts';
@@ -17,6 +21,14 @@ const { values: args } = parseArgs({
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const SMTP_MODE = args.smtp as 'ok' | 'refuse' | 'slow';
+
+/** A process's CPU time so far (user + system, all threads), from /proc (Linux). */
+function processCpuMs(pid: number): number {
+  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+/** Linux's USER_HZ: /proc counts CPU time in these. */
+const CLOCK_TICKS = 100;
 
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
@@ -53,18 +65,26 @@ async function run(name: string, env: Record<string, string>) {
     const tickMs = 10;
     const perTick = Math.max(1, Math.round((RATE * tickMs) / 1000));
     const started = performance.now();
+    const cpuAtStart = { server: processCpuMs(child.pid!), bench: process.cpuUsage() };
     const inflight = new Set<Promise<void>>();
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
     const send = (i: number) => {
       const t0 = performance.now();
-      const p = fetch(`${url}/api/ingest/events`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[i % keys.length]}` },
-        body: JSON.stringify({ title: `Inbox bench ${i}`, priority: 'critical', dedupKey: `inbox-${i}` }),
+      const body = JSON.stringify({ title: `Inbox bench ${i}`, priority: 'critical', dedupKey: `inbox-${i}` });
+      // node:http on kept-alive sockets: the monitoring tool should cost this machine's cores as little as it can (fetch
+      // took about twice the CPU per request, which the server then lacked).
+      const p = new Promise<number>((resolve, reject) => {
+        const req = http.request(`${url}/api/ingest/events`, { method: 'POST', agent, headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), authorization: `Bearer ${keys[i % keys.length]}` } }, (res) => {
+          res.resume();
+          res.on('end', () => resolve(res.statusCode ?? 0));
+          res.on('error', reject);
+        });
+        req.on('error', reject);
+        req.end(body);
       })
-        .then(async (res) => {
-          await res.arrayBuffer();
+        .then((status) => {
           const t = performance.now();
-          if (res.status === 202) {
+          if (status === 202) {
             sentAt.set(i, t);
             ingestMs.push(t - t0);
           } else failed++;
@@ -82,6 +102,7 @@ async function run(name: string, env: Record<string, string>) {
       await new Promise((r) => setTimeout(r, tickMs));
     }
     await Promise.all([...inflight]);
+    agent.destroy();
     const sendSeconds = (performance.now() - started) / 1000;
     const ingestSorted = ingestMs.sort((a, b) => a - b);
     if (SMTP_MODE !== 'ok') {
@@ -98,6 +119,8 @@ async function run(name: string, env: Record<string, string>) {
       quiet = inbox.accepted.size === last ? quiet + 1 : 0;
       last = inbox.accepted.size;
     }
+    const serverCpuMs = processCpuMs(child.pid!) - cpuAtStart.server;
+    const benchCpu = process.cpuUsage(cpuAtStart.bench);
     const latencies: number[] = [];
     let firstMail = Infinity;
     let lastMail = 0;
@@ -112,6 +135,9 @@ async function run(name: string, env: Record<string, string>) {
     const pagesPerSecond = latencies.length / ((lastMail - started) / 1000);
     console.log(
       `${name.padEnd(10)} ${sentAt.size} alerts at ${(sentAt.size / sendSeconds).toFixed(0)}/s → inbox p50 ${pct(latencies, 50).toFixed(0)} ms  p95 ${pct(latencies, 95).toFixed(0)} ms  max ${latencies.length ? latencies[latencies.length - 1].toFixed(0) : NaN} ms  ${pagesPerSecond.toFixed(0)} pages/s  missing ${missing}  duplicates ${inbox.mails() - inbox.accepted.size}  (202 p99 ${pct(ingestSorted, 99).toFixed(1)} ms, failed ${failed})`,
+    );
+    console.log(
+      `${''.padEnd(10)} CPU per alert paged: server ${(serverCpuMs / sentAt.size).toFixed(2)} ms (all its threads), this process (load and mail server) ${((benchCpu.user + benchCpu.system) / 1000 / sentAt.size).toFixed(2)} ms`,
     );
   } finally {
     child.kill('SIGTERM');
