@@ -2,6 +2,7 @@
  * The alerts contract's lists, labels and texts, without a schema: what the dashboard's first screen needs, so its code
  * carries no zod (issue 33). alerts.ts re-exports all of it beside the schemas; server code imports from there.
  */
+
 /** Alert priorities of spec section 9, most urgent first. */
 export const ALERT_PRIORITIES = ['critical', 'high', 'medium', 'low', 'info'] as const;
 export type AlertPriority = (typeof ALERT_PRIORITIES)[number];
@@ -92,3 +93,9 @@ export const SORT_LABELS: Record<AlertSort, string> = { priority: 'Priority, old
 /** Assignee filter: `me` (the caller), `unassigned`, or a member's user id. */
 export const ASSIGNEE_ME = 'me';
 export const ASSIGNEE_NONE = 'unassigned';
+
+/**
+ * Snooze (issue 31): an unacknowledged alert stops paging until a time (30 minutes, 1 hour, 4 hours from now, or a
+ * time chosen), then escalates again from level 1 unless someone acknowledged it meanwhile.
+ */
+export const SNOOZE_MINUTES = [30, 60, 240] as const;

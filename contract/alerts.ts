@@ -1,35 +1,20 @@
 import { z } from 'zod';
 import { listOf } from './common.ts';
 import { ACTIVE_ALERT_LIMIT } from './plans.ts';
-// The lists and texts live beside (zod-free, for the dashboard's first screen); this module is the whole contract.
 import {
-  ALERT_PRIORITIES,
-  ALERT_STATUSES,
   ACTIVE_STATUSES,
-  HISTORY_STATUSES,
-  PAGED_NOBODY_REASONS,
   ALERT_ACTIONS,
   ALERT_MSG,
-  ALERT_SORTS,
-} from './alerts-text.ts';
-export {
   ALERT_PRIORITIES,
+  ALERT_SORTS,
   ALERT_STATUSES,
-  ACTIVE_STATUSES,
   HISTORY_STATUSES,
   PAGED_NOBODY_REASONS,
-  PAGED_NOBODY_WINDOW_HOURS,
-  ALERT_ACTIONS,
-  STATUS_LABELS,
-  PRIORITY_LABELS,
-  ALERT_MSG,
-  ALERT_SORTS,
-  SORT_LABELS,
-  ASSIGNEE_ME,
-  ASSIGNEE_NONE,
-  type AlertAction,
-  type AlertSort,
+  SNOOZE_MINUTES,
 } from './alerts-text.ts';
+
+// The lists, labels and texts live beside, zod-free for the dashboard's first screen; this module is the whole contract.
+export * from './alerts-text.ts';
 
 export const AlertPriority = z.enum(ALERT_PRIORITIES);
 export type AlertPriority = z.infer<typeof AlertPriority>;
@@ -133,7 +118,6 @@ export const AlertDetail = z
 export type AlertDetail = z.infer<typeof AlertDetail>;
 
 const all = <T extends readonly [string, ...string[]]>(values: T) => z.enum(['all', ...values] as [string, ...string[]]).default('all');
-
 
 export const ActiveAlertsQuery = z.object({
   status: all(ACTIVE_STATUSES),
@@ -298,11 +282,7 @@ export const NoteBody = z.object({
   text: z.string({ error: ALERT_MSG.noteRequired }).trim().min(1, ALERT_MSG.noteRequired).max(10_000, 'A note must be at most 10000 characters'),
 });
 
-/**
- * Snooze (issue 31): an unacknowledged alert stops paging until a time (30 minutes, 1 hour, 4 hours from now, or a
- * time chosen), then escalates again from level 1 unless someone acknowledged it meanwhile.
- */
-export const SNOOZE_MINUTES = [30, 60, 240] as const;
+/** Snooze (issue 31): the longest a snooze may last (its choices, SNOOZE_MINUTES, are in alerts-text.ts). */
 export const SNOOZE_MAX_DAYS = 30;
 export const SNOOZE_MSG = {
   durationRequired: 'Choose how long: 30, 60 or 240 minutes, or until a time',

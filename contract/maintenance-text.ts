@@ -1,8 +1,9 @@
 /**
- * Maintenance windows' and snoozes' lists, limits and texts, without a schema: what the dashboard's first screen needs, so its code carries no zod (issue 33). The
- * contract module beside re-exports it; server code imports from there.
+ * Maintenance windows' and snoozes' lists, limits and texts, without a schema: what the dashboard's first screen needs, so its code carries no zod
+ * (issue 33). The contract module beside re-exports it; server code imports from there.
  */
-import type { SNOOZE_MINUTES } from './alerts.ts';
+
+import type { SNOOZE_MINUTES } from './alerts-text.ts';
 
 /**
  * Maintenance windows (issue 31): planned quiet times of a tenant, or of some of its clients or integrations. An alert

@@ -1,24 +1,10 @@
 import { z } from 'zod';
 import { listOf } from './common.ts';
+import { MAINTENANCE_KINDS, MAINTENANCE_LIMITS, MAINTENANCE_MSG, MAINTENANCE_STATES } from './maintenance-text.ts';
 import { isIsoTime, isTimeZone } from './schedules.ts';
 
-import {
-  MAINTENANCE_KINDS,
-  MAINTENANCE_STATES,
-  MAINTENANCE_LIMITS,
-  MAINTENANCE_MSG,
-} from './maintenance-text.ts';
-export {
-  MAINTENANCE_KINDS,
-  MAINTENANCE_STATES,
-  MAINTENANCE_STATE_LABELS,
-  WEEKDAY_LABELS,
-  MAINTENANCE_LIMITS,
-  MAINTENANCE_MSG,
-  SNOOZE_LABELS,
-  type MaintenanceKind,
-  type MaintenanceState,
-} from './maintenance-text.ts';
+// The lists, limits and texts live beside, zod-free for the dashboard's first screen; this module is the whole contract.
+export * from './maintenance-text.ts';
 
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const isoTime = (required: string) => z.string({ error: required }).trim().refine(isIsoTime, MAINTENANCE_MSG.timeInvalid);

@@ -1,7 +1,8 @@
 /**
- * The members texts, without a schema: what the dashboard's first screen needs, so its code carries no zod (issue 33). The
- * contract module beside re-exports it; server code imports from there.
+ * The members texts, without a schema: what the dashboard's first screen needs, so its code carries no zod
+ * (issue 33). The contract module beside re-exports it; server code imports from there.
  */
+
 /** Texts of our own for Tenant Administration and invitations (the spec is silent); server and client say the same. */
 export const MEMBERS_MSG = {
   verifyByLink: 'To answer this invitation, open the link we emailed you.',

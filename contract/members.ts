@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { Email, MemberRole, NewPassword } from './auth.ts';
 import { requiredString } from './common.ts';
+import { MEMBERS_MSG } from './members-text.ts';
 import { MSG } from './messages.ts';
 
-import { MEMBERS_MSG } from './members-text.ts';
 export { MEMBERS_MSG } from './members-text.ts';
 
 /** The refusal when a tenant is full: members plus pending invitations may not exceed the plan's Max Users. */

@@ -1,7 +1,8 @@
 /**
- * The paging texts, without a schema: what the dashboard's first screen needs, so its code carries no zod (issue 33). The
- * contract module beside re-exports it; server code imports from there.
+ * The paging texts, without a schema: what the dashboard's first screen needs, so its code carries no zod
+ * (issue 33). The contract module beside re-exports it; server code imports from there.
  */
+
 import type { PagedNobodyReason } from './alerts-text.ts';
 
 const NO_POLICY = 'No escalation policy applies to this alert: nobody was paged.';

@@ -75,8 +75,8 @@ try {
   /** One visit of the dashboard in `context`: time to the first card, requests, bytes over the wire. */
   async function visit(context: BrowserContext) {
     const page = await context.newPage();
-    // The renderer's main-thread time (tasks, scripts) until just after the first card: steadier than the wall clock on
-    // a shared machine, where another process takes the cores for a while.
+    // How long the renderer's main thread was busy (tasks, scripts) until just after the first card: close to the card's
+    // time means rendering holds it back, not waiting for the network.
     const cdp = await context.newCDPSession(page);
     await cdp.send('Performance.enable');
     const requests: Request[] = [];

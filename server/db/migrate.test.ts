@@ -7,7 +7,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrate, openDatabase } from './database.ts';
 import { migrations } from './migrations/index.ts';
-import { copyMigratedSqlite, DDL_LOCK, returnSchema, takeSchema, whileSchemasStay } from '../test/schema-pool.ts';
+import { copyMigratedSqlite, returnSchema, takeSchema, whileSchemasStay } from '../test/schema-pool.ts';
 import { testDatabases } from '../test/test-app.ts';
 
 /** A migrated database of this kind, and how to give it back. */
@@ -27,24 +27,27 @@ for (const db of testDatabases()) {
     it('start on an up-to-date database while other schemas of it are renamed and dropped', async () => {
       if (db.name !== 'postgres') return;
       const { handle, schema, done } = await migratedDatabase(db);
-      // Another process keeps renaming a schema (test files running side by side do). It holds the test pool's lock
-      // meanwhile, so that the other test files' own migrations are not disturbed by it.
+      // Another process keeps renaming a schema (test files running side by side do), under the test pool's lock so
+      // that the other test files' own migrations are not disturbed by it.
       const other = new pg.Client({ connectionString: db.url });
       await other.connect();
-      await other.query(`select pg_advisory_lock(${DDL_LOCK})`);
-      let churning = true;
       const a = `churn_${randomBytes(4).toString('hex')}`;
-      await other.query(`create schema "${a}"; ${Array.from({ length: 60 }, (_, i) => `create table "${a}".t${i} (x int, y text, z int);`).join(' ')}`);
-      const churn = (async () => {
-        for (let n = 0; churning; n++) await other.query(`alter schema "${a}${n % 2 ? '_r' : ''}" rename to "${a}${n % 2 ? '' : '_r'}"`);
-      })();
       try {
-        for (let i = 0; i < 30; i++) await migrate(handle.db, schema);
+        await whileSchemasStay(db.url, async () => {
+          await other.query(`create schema "${a}"; ${Array.from({ length: 60 }, (_, i) => `create table "${a}".t${i} (x int, y text, z int);`).join(' ')}`);
+          let churning = true;
+          const churn = (async () => {
+            for (let n = 0; churning; n++) await other.query(`alter schema "${a}${n % 2 ? '_r' : ''}" rename to "${a}${n % 2 ? '' : '_r'}"`);
+          })();
+          try {
+            for (let i = 0; i < 30; i++) await migrate(handle.db, schema);
+          } finally {
+            churning = false;
+            await churn;
+            await other.query(`drop schema if exists "${a}" cascade; drop schema if exists "${a}_r" cascade`);
+          }
+        });
       } finally {
-        churning = false;
-        await churn;
-        await other.query(`drop schema if exists "${a}" cascade; drop schema if exists "${a}_r" cascade`);
-        await other.query(`select pg_advisory_unlock(${DDL_LOCK})`);
         await other.end();
         await handle.close();
         await done();

@@ -46,21 +46,24 @@ const ABANDONED_AFTER = '30 minutes';
  * renames or drops a schema meanwhile. (Apps over pooled schemas do not start the migrator: `migrate` finds every
  * migration recorded.)
  */
-export const DDL_LOCK = `hashtext('alertdesk_test_schemas_ddl')`;
+const DDL_LOCK = `hashtext('alertdesk_test_schemas_ddl')`;
+
+/** Runs `run` holding the lock above on `c`'s session. */
+async function holdingDdlLock<T>(c: pg.Client, run: () => Promise<T>): Promise<T> {
+  await c.query(`select pg_advisory_lock(${DDL_LOCK})`);
+  try {
+    return await run();
+  } finally {
+    await c.query(`select pg_advisory_unlock(${DDL_LOCK})`);
+  }
+}
 
 /**
  * Runs `run` while no other test process makes, renames or drops a schema (the lock above): for a test that starts
- * Kysely's migrator on a schema itself.
+ * Kysely's migrator on a schema itself, or renames schemas of its own. Not while holding a pooled schema's lock.
  */
-export async function whileSchemasStay<T>(url: string, run: () => Promise<T>): Promise<T> {
-  return withClient(url, async (c) => {
-    await c.query(`select pg_advisory_lock(${DDL_LOCK})`);
-    try {
-      return await run();
-    } finally {
-      await c.query(`select pg_advisory_unlock(${DDL_LOCK})`);
-    }
-  });
+export function whileSchemasStay<T>(url: string, run: () => Promise<T>): Promise<T> {
+  return withClient(url, (c) => holdingDdlLock(c, run));
 }
 
 const newSchemaName = () => `t_${Date.now().toString(36)}_${randomBytes(4).toString('hex')}`;
@@ -137,8 +140,7 @@ export async function takeSchema(url: string): Promise<string> {
     );
     if (taken.rows[0]) return taken.rows[0].name;
     const schema = newSchemaName();
-    await c.query(`select pg_advisory_lock(${DDL_LOCK})`);
-    try {
+    await holdingDdlLock(c, async () => {
       await c.query(`create schema "${schema}"`);
       const handle = openDatabase(url, { poolSize: 1, searchPath: schema });
       try {
@@ -146,9 +148,7 @@ export async function takeSchema(url: string): Promise<string> {
       } finally {
         await handle.close();
       }
-    } finally {
-      await c.query(`select pg_advisory_unlock(${DDL_LOCK})`);
-    }
+    });
     await c.query(`insert into ${POOL} (name, migrations, structure, busy, taken_at) values ($1, $2, $3, true, now())`, [schema, migrationsKey, await structureOf(c, schema)]);
     return schema;
   });

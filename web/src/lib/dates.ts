@@ -5,17 +5,13 @@ const STYLES = {
   date: { dateStyle: 'medium' },
   time: { timeStyle: 'short' },
 } as const satisfies Record<string, Intl.DateTimeFormatOptions>;
-const formatters = new Map<keyof typeof STYLES, Intl.DateTimeFormat>();
+const formatters: Partial<Record<keyof typeof STYLES, Intl.DateTimeFormat>> = {};
 
 /**
  * The viewer's formatter of a style, made once: `toLocaleString` with options builds a new one on every call (a tenth
  * of a millisecond or more each, for every card of a list at every render). Same text as `toLocaleString`.
  */
-function formatter(style: keyof typeof STYLES): Intl.DateTimeFormat {
-  let f = formatters.get(style);
-  if (!f) formatters.set(style, (f = new Intl.DateTimeFormat(undefined, STYLES[style])));
-  return f;
-}
+const formatter = (style: keyof typeof STYLES) => (formatters[style] ??= new Intl.DateTimeFormat(undefined, STYLES[style]));
 
 /** A stored UTC time in the viewer's zone; 'N/A' when missing, 'Invalid Date' when unreadable. */
 export function formatDateTime(value: string | null | undefined): string {
