@@ -13,10 +13,10 @@ const SERVER = {
 
 export default defineConfig({
   test: {
-    // Two test files at a time even on 2 cores (vitest's default there is one): much of a file's time is waiting
-    // (timers, sockets, commits, a page to settle), and each file has its own app and database (PostgreSQL: a pooled
-    // schema). Browser files too: each starts its own server on its own port and its own Chromium; run two at a time
-    // they took 634 s instead of 902 s one at a time, with no test failing.
+    // Two server test files at a time even on 2 cores (vitest's default there is one): much of a file's time is
+    // waiting (timers, sockets, commits), and each file has its own app and database (PostgreSQL: a pooled schema).
+    // The browser tests run one file at a time (`fileParallelism: false`), after the others: two at a time took 634 s
+    // instead of 902 s, but under that load a clients-page test failed once in four full runs.
     maxWorkers: 2,
     projects: [
       {
@@ -45,6 +45,7 @@ export default defineConfig({
           hookTimeout: 180_000,
           // A page under a loaded CI machine can take seconds to show what the test waits for (no deadlines here).
           expect: { poll: { timeout: 20_000 } },
+          fileParallelism: false,
         },
       },
     ],
