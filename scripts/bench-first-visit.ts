@@ -6,17 +6,20 @@
 // page settled. Prints each run and the medians (issue 33: cold ≤ 500 ms and ≤ 25 requests, warm ≤ 250 ms).
 // --breakdown also prints, per visit, where the milliseconds went: the page's HTML, its scripts run (DOMContentLoaded),
 // /api/me, the list and stats requests (asked → answered), the live stream's `ready`, the first card.
+// --trace file.json writes a Chromium performance trace (with JS samples) of the last warm visit, for DevTools'
+// Performance panel or scripts/trace-summary.ts. Starting the profiler stalls the new renderer for 100–200 ms after it
+// commits the page, so a traced visit's times run late: compare the spans after DOMContentLoaded, not the totals.
 import { parseArgs } from 'node:util';
 import { startWebBench } from './bench-web.ts';
 import type { BrowserContext, Request } from 'playwright-core';
 
-const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, breakdown: { type: 'boolean', default: false } } });
+const { values: args } = parseArgs({ options: { runs: { type: 'string', default: '3' }, breakdown: { type: 'boolean', default: false }, trace: { type: 'string' } } });
 const RUNS = Math.max(1, Number(args.runs) || 3);
 
 /** Records when the first alert card enters the page, from the first script on. */
 const WATCH_FIRST_CARD = `
   new MutationObserver((_, observer) => {
-    if (document.querySelector('[data-testid="alert-card"]')) { window.__firstCard = performance.now(); observer.disconnect(); }
+    if (document.querySelector('[data-testid="alert-card"]')) { window.__firstCard = performance.now(); performance.mark('first-card'); observer.disconnect(); }
   }).observe(document, { childList: true, subtree: true });
 `;
 
@@ -73,8 +76,9 @@ try {
   await setup.close();
 
   /** One visit of the dashboard in `context`: time to the first card, requests, bytes over the wire. */
-  async function visit(context: BrowserContext) {
+  async function visit(context: BrowserContext, trace?: string) {
     const page = await context.newPage();
+    if (trace) await browser.startTracing(page, { path: trace, categories: ['devtools.timeline', 'disabled-by-default-devtools.timeline', 'v8.execute', 'disabled-by-default-v8.cpu_profiler', 'blink.user_timing', 'loading'] });
     // How long the renderer's main thread was busy (tasks, scripts) until just after the first card: close to the card's
     // time means rendering holds it back, not waiting for the network.
     const cdp = await context.newCDPSession(page);
@@ -84,6 +88,7 @@ try {
     await page.goto(`${url}/app/dashboard`);
     await page.waitForFunction(() => (window as unknown as { __firstCard?: number }).__firstCard !== undefined, undefined, { timeout: 15_000 });
     const ms = await page.evaluate(() => (window as unknown as { __firstCard: number }).__firstCard);
+    if (trace) await browser.stopTracing();
     const { metrics } = await cdp.send('Performance.getMetrics');
     const metric = (name: string) => (metrics.find((m) => m.name === name)?.value ?? NaN) * 1000;
     const cpu = { task: metric('TaskDuration'), script: metric('ScriptDuration') };
@@ -122,7 +127,7 @@ try {
     if (args.breakdown) console.log(`run ${i + 1} cold:`);
     cold.push(await visit(context));
     if (args.breakdown) console.log(`run ${i + 1} warm:`);
-    warm.push(await visit(context));
+    warm.push(await visit(context, i === RUNS - 1 ? args.trace : undefined));
     await context.close();
   }
   const line = (name: string, runs: typeof cold) =>

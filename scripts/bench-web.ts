@@ -1,37 +1,37 @@
 // What the browser benchmarks (bench:live, bench:first-visit) share: the web app built as it ships, the real server
-// (SQLite in a temporary folder) serving it on a free port, and Debian's Chromium.
+// (its own process, as `npm start` runs it; SQLite in a temporary folder) serving it on a free port, and Debian's
+// Chromium. BENCH_NO_MINIFY=1 builds the app unminified, so a profile (bench:first-visit --trace) names React's and
+// Mantine's functions; BENCH_WEB_DIR serves an app built beforehand instead (two builds alternated, run for run).
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
-import { loadConfig } from '../server/config.ts';
-import { buildApp } from '../server/app.ts';
+import { startServer } from './bench-server.ts';
 
 /** Builds the web app, starts the server on it and launches Chromium; `close` undoes all three. */
 export async function startWebBench(name: string) {
   const root = path.resolve(import.meta.dirname, '..');
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), `alertdesk-bench-${name}-`));
-  const webDir = path.join(dir, 'web');
-  const built = spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', webDir, '--logLevel', 'error'], {
+  // BENCH_WEB_DIR: an app built beforehand (vite build --outDir …), for runs alternating two builds.
+  const webDir = process.env.BENCH_WEB_DIR ?? path.join(dir, 'web');
+  const built = process.env.BENCH_WEB_DIR ? { status: 0 } : spawnSync(process.execPath, [path.join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--outDir', webDir, '--logLevel', 'error', ...(process.env.BENCH_NO_MINIFY ? ['--minify', 'false'] : [])], {
     cwd: root,
     stdio: 'inherit',
     env: { ...process.env, NODE_ENV: 'production' },
   });
   if (built.status !== 0) throw new Error('vite build failed');
-  const config = { ...loadConfig({ REGISTER_LIMIT_IP: '1000' }), databaseUrl: path.join(dir, 'bench.db'), webDir, logLevel: 'silent' as const, port: 0, host: '127.0.0.1' };
-  const { app, deps } = await buildApp({ ...config, publicUrl: 'http://127.0.0.1:0' }, { logger: false });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const address = app.server.address();
-  const url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}`;
-  deps.config.publicUrl = url;
+  // The server in a process of its own, as `npm start` runs it: the benchmark's own work (Playwright's protocol
+  // traffic) does not share its event loop.
+  const { url, child } = await startServer({ DATABASE_URL: path.join(dir, 'bench.db'), WEB_DIR: webDir, LOG_LEVEL: 'silent', JOB_WORKER: 'true' });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   return {
     url,
     browser,
     async close() {
       await browser.close();
-      await app.close();
+      child.kill('SIGTERM');
+      await new Promise((resolve) => child.once('exit', resolve));
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
