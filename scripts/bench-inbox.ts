@@ -9,11 +9,10 @@
 // CPU each alert paged cost the server (all its threads: HTTP, database, escalation, the mail thread, V8's own) and this
 // process (the load and the mail server): on 2 cores, their sum bounds the pages per second the machine can deliver.
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import { parseArgs } from 'node:util';
 import { performance } from 'node:perf_hooks';
-import { apiClient, eachDatabase, startInbox, startServer } from './bench-server.ts';
+import { apiClient, eachDatabase, processCpuMs, startInbox, startServer } from './bench-server.ts';
 
 const { values: args } = parseArgs({
   options: { rate: { type: 'string', default: '1000' }, seconds: { type: 'string', default: '10' }, only: { type: 'string' }, smtp: { type: 'string', default: 'ok' } },
@@ -21,14 +20,6 @@ const { values: args } = parseArgs({
 const RATE = Number(args.rate);
 const SECONDS = Number(args.seconds);
 const SMTP_MODE = args.smtp as 'ok' | 'refuse' | 'slow';
-
-/** A process's CPU time so far (user + system, all threads), from /proc (Linux). */
-function processCpuMs(pid: number): number {
-  const fields = fs.readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
-}
-/** Linux's USER_HZ: /proc counts CPU time in these. */
-const CLOCK_TICKS = 100;
 
 const pct = (sorted: number[], p: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] : NaN);
 
