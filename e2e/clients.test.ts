@@ -251,7 +251,13 @@ describe.skipIf(!chromiumAvailable())('client management in Chromium', () => {
     await settledShot(page, 'clients-details-dark');
     await page.getByRole('dialog', { name: 'Client Details' }).getByRole('button', { name: 'Edit Client' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Client' });
-    await edit.getByLabel(REQUIRED('Name')).fill('');
+    // The focus goes to the form's first field and stays there: the details, closing, handed it back to the list behind
+    // the form 10 ms later (a keystroke typed into the form then went to the list).
+    const nameField = edit.getByLabel(REQUIRED('Name'));
+    await expect.poll(() => nameField.evaluate((el) => el === document.activeElement)).toBe(true);
+    await page.waitForTimeout(300);
+    expect(await nameField.evaluate((el) => el === document.activeElement)).toBe(true);
+    await nameField.fill('');
     await edit.getByRole('button', { name: 'Save Changes' }).click();
     await expect.poll(() => edit.getByText(MSG.clientNameRequired).isVisible()).toBe(true);
     // The refused field is brought into view and focused, though the button is at the bottom.

@@ -172,10 +172,26 @@ function ClientHeartbeats({ tenantId, clientId }: { tenantId: string; clientId: 
 }
 
 /** Client details, read fresh from the server, with its open and recent alerts and its heartbeat monitors, Close and Edit Client (spec section 2). */
-export function ClientDetailsModal({ tenantId, clientId, onClose, onEdit }: { tenantId: string; clientId: string | null; onClose: () => void; onEdit: (c: Client) => void }) {
+/**
+ * A client's details. `returnFocus` false: closing gives the focus back to nothing (the edit form opening in its place
+ * takes it; handed back to the list 10 ms after closing, it could land there between two keystrokes typed in the form).
+ */
+export function ClientDetailsModal({
+  tenantId,
+  clientId,
+  onClose,
+  onEdit,
+  returnFocus = true,
+}: {
+  tenantId: string;
+  clientId: string | null;
+  onClose: () => void;
+  onEdit: (c: Client) => void;
+  returnFocus?: boolean;
+}) {
   const query = useClient(tenantId, clientId);
   return (
-    <Modal opened={!!clientId} onClose={onClose} title="Client Details" size="lg" centered>
+    <Modal opened={!!clientId} onClose={onClose} title="Client Details" size="lg" centered returnFocus={returnFocus}>
       {query.data ? (
         <Details tenantId={tenantId} c={query.data} onClose={onClose} onEdit={onEdit} />
       ) : query.isError ? (

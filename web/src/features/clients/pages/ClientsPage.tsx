@@ -194,6 +194,8 @@ function ClientsView({ tenantId }: { tenantId: string }) {
       <ClientDetailsModal
         tenantId={tenantId}
         clientId={detailsId}
+        // Closed by its Edit button, the focus goes to the form that opens instead, not back to the list behind it.
+        returnFocus={!form.opened}
         onClose={() => setDetailsId(null)}
         onEdit={(c) => {
           setDetailsId(null);
