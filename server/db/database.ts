@@ -140,19 +140,33 @@ export function withStatementCache(sqlite: SqliteDatabase.Database, size = STATE
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
- * Whether every migration is recorded as run: then there is nothing to do, and Kysely's migrator is not started. Its
- * checks read the whole database's catalog (every schema's tables and columns, by name), which fails when another
- * process renames or drops a schema meanwhile (PostgreSQL: "schema … does not exist"; test files running in parallel
- * do so all the time) and costs a restart more than the rest of its start. A database without the table, or with
- * other migrations recorded than these, goes to the migrator, which migrates it or says what is wrong.
+ * The migrations the database records as run, read from Kysely's table directly (null: it has no such table yet).
+ * Kysely's migrator reads the whole database's catalog instead (every schema's tables and columns, by name), which
+ * fails when another process renames or drops a schema meanwhile (PostgreSQL: "schema … does not exist"; test files
+ * running in parallel do so all the time), and creates its tables when they are missing.
+ */
+async function recordedMigrations(db: DB, schema: string | null): Promise<Set<string> | null> {
+  const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
+  try {
+    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+    return new Set(rows.map((r) => r.name));
+  } catch (err) {
+    const e = err as { code?: string; message?: string };
+    if (e?.code === '42P01' || /no such table/.test(String(e?.message))) return null;
+    throw err;
+  }
+}
+
+/**
+ * Whether every migration is recorded as run: then there is nothing to do, and Kysely's migrator is not started (its
+ * catalog reads cost a restart more than the rest of its start). A database without the table, or with other
+ * migrations recorded than these, goes to the migrator, which migrates it or says what is wrong.
  */
 async function upToDate(db: DB, schema: string | null): Promise<boolean> {
   try {
-    const table = schema ? sql.table(`${schema}.kysely_migration`) : sql.table('kysely_migration');
-    const { rows } = await sql<{ name: string }>`select name from ${table}`.execute(db);
+    const done = await recordedMigrations(db, schema);
     const names = Object.keys(migrations);
-    const done = new Set(rows.map((r) => r.name));
-    return done.size === names.length && names.every((n) => done.has(n));
+    return done !== null && done.size === names.length && names.every((n) => done.has(n));
   } catch {
     return false;
   }
@@ -168,10 +182,13 @@ export async function migrate(db: DB, schema?: string | null): Promise<void> {
   if (error || failed) throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
 }
 
-/** How many known migrations the database has not run (readiness: 0 once `migrate` has brought it up to date). */
+/**
+ * How many known migrations the database has not run (readiness: 0 once `migrate` has brought it up to date). A read
+ * of one table: the probe runs every few seconds, and creates nothing.
+ */
 export async function pendingMigrations(db: DB, schema?: string | null): Promise<number> {
-  const migrator = new Migrator({ db, provider, ...(schema ? { migrationTableSchema: schema } : {}) });
-  return (await migrator.getMigrations()).filter((m) => !m.executedAt).length;
+  const done = await recordedMigrations(db, schema ?? null);
+  return Object.keys(migrations).filter((n) => !done?.has(n)).length;
 }
 
 /** The application_name our PostgreSQL connections carry: `alertdesk`, or `alertdesk/<schema>` with a schema. */
