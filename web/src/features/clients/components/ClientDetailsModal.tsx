@@ -171,10 +171,11 @@ function ClientHeartbeats({ tenantId, clientId }: { tenantId: string; clientId: 
   );
 }
 
-/** Client details, read fresh from the server, with its open and recent alerts and its heartbeat monitors, Close and Edit Client (spec section 2). */
 /**
- * A client's details. `returnFocus` false: closing gives the focus back to nothing (the edit form opening in its place
- * takes it; handed back to the list 10 ms after closing, it could land there between two keystrokes typed in the form).
+ * Client details, read fresh from the server, with its open and recent alerts and its heartbeat monitors, Close and Edit
+ * Client (spec section 2). `returnFocus` false: closing gives the focus back to nothing (the edit form opening in its
+ * place takes it; handed back to the list 10 ms after closing, it could land there between two keystrokes typed in the
+ * form).
  */
 export function ClientDetailsModal({
   tenantId,
