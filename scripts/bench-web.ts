@@ -23,7 +23,7 @@ export async function startWebBench(name: string) {
   if (built.status !== 0) throw new Error('vite build failed');
   // The server in a process of its own, as `npm start` runs it: the benchmark's own work (Playwright's protocol
   // traffic) does not share its event loop.
-  const { url, child } = await startServer({ DATABASE_URL: path.join(dir, 'bench.db'), WEB_DIR: webDir, LOG_LEVEL: 'silent', JOB_WORKER: 'true' });
+  const { url, child } = await startServer({ DATABASE_URL: path.join(dir, 'bench.db'), WEB_DIR: webDir, LOG_LEVEL: 'silent' });
   const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] });
   return {
     url,

@@ -57,12 +57,14 @@ for (const db of testDatabases()) {
     });
 
     it('counts every migration pending on an empty database, creating nothing there (the readiness probe)', async () => {
-      const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-empty-'));
       const schema = db.name === 'postgres' ? `empty_${randomBytes(4).toString('hex')}` : null;
+      const dir = schema ? null : fs.mkdtempSync(path.join(os.tmpdir(), 'alertdesk-empty-'));
       const admin = schema ? new pg.Client({ connectionString: db.url }) : null;
       await admin?.connect();
-      await admin?.query(`create schema "${schema}"`);
-      const handle = schema ? openDatabase(db.url, { searchPath: schema }) : openDatabase(path.join(dir, 'empty.db'));
+      // Made and dropped under the test pool's lock: another file's migrator may be reading the catalog meanwhile.
+      const ddl = (statement: string) => whileSchemasStay(db.url, () => admin!.query(statement));
+      if (schema) await ddl(`create schema "${schema}"`);
+      const handle = schema ? openDatabase(db.url, { searchPath: schema }) : openDatabase(path.join(dir!, 'empty.db'));
       try {
         expect(await pendingMigrations(handle.db, schema)).toBe(Object.keys(migrations).length);
         const tables = schema
@@ -71,9 +73,9 @@ for (const db of testDatabases()) {
         expect(tables).toEqual([]);
       } finally {
         await handle.close();
-        await admin?.query(`drop schema if exists "${schema}" cascade`);
+        if (schema) await ddl(`drop schema if exists "${schema}" cascade`);
         await admin?.end();
-        fs.rmSync(dir, { recursive: true, force: true });
+        if (dir) fs.rmSync(dir, { recursive: true, force: true });
       }
     });
 
